@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+/* Common option parsing and per-subcommand usage. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#ifdef HAVE_LIBNUMA
+#include <numa.h>
+#endif
+
+#include "cli.h"
+#include "util.h"
+
+enum {
+	OPT_BEHAVIOUR = 'b',
+	OPT_DURATION = 'd',
+	OPT_FORMAT = 'f',
+	OPT_HELP = 'h',
+	OPT_ITERATIONS = 'n',
+	OPT_JSON = 'j',
+	OPT_MECH = 'm',
+	OPT_OUTPUT = 'o',
+	OPT_PLACEMENT = 'p',
+	OPT_REPEAT = 'r',
+	OPT_THREADS = 't',
+	OPT_MEMBIND = 500,
+};
+
+/* Alphabetical; `flag` is the CO_* bit that enables each. */
+static const struct {
+	struct option opt;
+	unsigned flag;
+	const char *arg, *help;
+} common[] = {
+	{ { "behaviour", required_argument, NULL, OPT_BEHAVIOUR }, CO_BEHAVIOUR,
+	  "spin|sleep", "what the other threads do (default spin)" },
+	{ { "duration", required_argument, NULL, OPT_DURATION }, CO_DURATION,
+	  "S", "seconds per repeat, e.g. 0.5, 200ms (not with --iterations)" },
+	{ { "format", required_argument, NULL, OPT_FORMAT }, CO_FORMAT,
+	  "human|csv", "stdout format (default human)" },
+	{ { "help", no_argument, NULL, OPT_HELP }, CO_ALL, NULL,
+	  "this help" },
+	{ { "iterations", required_argument, NULL, OPT_ITERATIONS }, CO_DURATION,
+	  "N", "barriers per repeat (not with --duration)" },
+	{ { "json", required_argument, NULL, OPT_JSON }, CO_JSON, "FILE",
+	  "also write the JSON envelope to FILE" },
+	{ { "mechanism", required_argument, NULL, OPT_MECH }, CO_MECH,
+	  "LIST|all", "mechanisms, comma separated (see mbbench list)" },
+	{ { "membind", required_argument, NULL, OPT_MEMBIND }, CO_MEMBIND,
+	  "NODE", "allocate memory on NUMA node NODE (needs libnuma)" },
+	{ { "output", required_argument, NULL, OPT_OUTPUT }, CO_OUTPUT, "DIR",
+	  "write <experiment>.csv and <experiment>.json into DIR" },
+	{ { "placement", required_argument, NULL, OPT_PLACEMENT }, CO_PLACEMENT,
+	  "compact|scatter|CPUS", "where threads run; thread 0 is the caller" },
+	{ { "repeat", required_argument, NULL, OPT_REPEAT }, CO_REPEAT, "N",
+	  "repeats per point (mean, stddev, 95% CI)" },
+	{ { "threads", required_argument, NULL, OPT_THREADS }, CO_THREADS,
+	  "LIST", "thread counts T incl. the caller: 1,2,4 or 1-8" },
+};
+#define NCOMMON (sizeof(common) / sizeof(common[0]))
+
+void usage_exp(FILE *f, const struct exp_spec *spec)
+{
+	fprintf(f, "usage: mbbench %s [options]\n%s\n\noptions:\n", spec->name,
+		spec->synopsis);
+	for (size_t i = 0; i < NCOMMON; i++) {
+		char left[64];
+
+		if (!(common[i].flag & spec->common))
+			continue;
+		snprintf(left, sizeof(left), "--%s%s%s", common[i].opt.name,
+			 common[i].arg ? " " : "", common[i].arg ? common[i].arg : "");
+		fprintf(f, "  %-28s %s\n", left, common[i].help);
+	}
+	if (spec->extra_help)
+		fputs(spec->extra_help, f);
+}
+
+static void parse_mechs(struct opts *o, const char *arg)
+{
+	char *copy = xstrdup(arg), *save = NULL;
+
+	free(o->mechs);
+	o->mechs = xcalloc(nr_mechanisms, sizeof(*o->mechs));
+	o->nmechs = 0;
+	if (!strcmp(arg, "all")) {
+		for (size_t i = 0; i < nr_mechanisms; i++)
+			o->mechs[o->nmechs++] = mechanisms[i];
+		free(copy);
+		return;
+	}
+	for (char *tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		const struct mechanism *m = mech_find(tok);
+
+		if (!m)
+			die_usage("unknown mechanism '%s' (valid: %s, all)", tok,
+				  mech_names());
+		for (int i = 0; i < o->nmechs; i++)
+			if (o->mechs[i] == m)
+				m = NULL;
+		if (m)
+			o->mechs[o->nmechs++] = m;
+	}
+	if (!o->nmechs)
+		die_usage("--mechanism needs at least one name (see mbbench list)");
+	free(copy);
+}
+
+static void parse_threads(struct opts *o, const char *arg)
+{
+	free(o->threads);
+	o->threads = NULL;
+	if (parse_int_list(arg, 1, MAX_THREADS, &o->threads, &o->nthreads))
+		die_usage("bad --threads '%s' (use counts 1..%d like 1,2,4 or 1-8)",
+			  arg, MAX_THREADS);
+}
+
+void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts *o)
+{
+	struct option *table;
+	size_t next = 0, nextra = 0;
+	int have_dur = 0, have_it = 0, c;
+	const char *threads_arg = spec->def_threads;
+	char err[256];
+
+	memset(o, 0, sizeof(*o));
+	o->exp = spec->name;
+	o->argc = argc;
+	o->argv = argv;
+	o->beh = BEH_SPIN;
+	o->placement = "compact";
+	o->duration_s = spec->def_duration_s;
+	o->repeat = spec->def_repeat ? spec->def_repeat : 1;
+	o->format = FMT_HUMAN;
+	o->membind = -1;
+
+	while (spec->extra && spec->extra[nextra].name)
+		nextra++;
+	table = xcalloc(NCOMMON + nextra + 1, sizeof(*table));
+	for (size_t i = 0; i < NCOMMON; i++)
+		if (common[i].flag & spec->common)
+			table[next++] = common[i].opt;
+	for (size_t i = 0; i < nextra; i++)
+		table[next++] = spec->extra[i];
+
+	parse_mechs(o, spec->def_mech ? spec->def_mech : "all");
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:", table, NULL)) != -1) {
+		switch (c) {
+		case OPT_HELP:
+			usage_exp(stdout, spec);
+			exit(0);
+		case OPT_MECH:
+			parse_mechs(o, optarg);
+			break;
+		case OPT_THREADS:
+			threads_arg = optarg;
+			parse_threads(o, optarg);
+			break;
+		case OPT_PLACEMENT:
+			o->placement = optarg;
+			break;
+		case OPT_BEHAVIOUR:
+			if (behaviour_parse(optarg, &o->beh))
+				die_usage("unknown --behaviour '%s' (use spin or sleep)",
+					  optarg);
+			break;
+		case OPT_DURATION:
+			if (parse_seconds(optarg, 1e-3, MAX_DURATION_S, &o->duration_s))
+				die_usage("bad --duration '%s' (seconds, 0.001 to %g, e.g. 0.5 or 200ms)",
+					  optarg, MAX_DURATION_S);
+			have_dur = 1;
+			break;
+		case OPT_ITERATIONS:
+			if (parse_u64(optarg, 1, MAX_ITERATIONS, &o->iterations))
+				die_usage("bad --iterations '%s' (a count from 1 to %llu)",
+					  optarg, (unsigned long long)MAX_ITERATIONS);
+			have_it = 1;
+			break;
+		case OPT_REPEAT: {
+			uint64_t r;
+
+			if (parse_u64(optarg, 1, MAX_REPEAT, &r))
+				die_usage("bad --repeat '%s' (a count from 1 to %d)",
+					  optarg, MAX_REPEAT);
+			o->repeat = (int)r;
+			break;
+		}
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "human"))
+				o->format = FMT_HUMAN;
+			else if (!strcmp(optarg, "csv"))
+				o->format = FMT_CSV;
+			else
+				die_usage("unknown --format '%s' (use human or csv)",
+					  optarg);
+			break;
+		case OPT_JSON:
+			o->json_path = optarg;
+			break;
+		case OPT_OUTPUT:
+			o->outdir = optarg;
+			break;
+		case OPT_MEMBIND: {
+			uint64_t n;
+
+			if (parse_u64(optarg, 0, 4095, &n))
+				die_usage("bad --membind '%s' (a NUMA node number)", optarg);
+			o->membind = (int)n;
+			break;
+		}
+		case '?':
+			if (optopt)
+				die_usage("%s: option needs a value or is not known here (see mbbench %s --help)",
+					  argv[optind - 1], spec->name);
+			die_usage("unknown option '%s' for %s (see mbbench %s --help)",
+				  argv[optind - 1], spec->name, spec->name);
+		case ':':
+			die_usage("%s needs a value", argv[optind - 1]);
+		default:
+			if (!spec->handle || spec->handle(c, optarg, spec->state))
+				die_usage("bad value '%s' for %s%s%s", optarg ? optarg : "",
+					  argv[optind - 1],
+					  spec->bad_value ? " " : "",
+					  spec->bad_value ? spec->bad_value(c) : "");
+		}
+	}
+	free(table);
+	if (optind < argc)
+		die_usage("unexpected argument '%s' (see mbbench %s --help)",
+			  argv[optind], spec->name);
+	if (have_dur && have_it)
+		die_usage("give either --duration or --iterations, not both");
+	if (have_it)
+		o->duration_s = 0;
+
+	if (o->json_path)
+		check_output_file("--json", o->json_path);
+	if (o->outdir)
+		check_output_dir("--output", o->outdir);
+	if (o->membind >= 0) {
+#ifdef HAVE_LIBNUMA
+		if (numa_available() < 0 || o->membind > numa_max_node())
+			die_usage("--membind %d: no such NUMA node (see numactl -H)",
+				  o->membind);
+#else
+		die_usage("--membind needs libnuma: apt-get install libnuma-dev, then reconfigure");
+#endif
+	}
+
+	if (topo_load(&o->topo, err, sizeof(err)))
+		die("%s", err);
+	if (!o->threads && (spec->common & CO_THREADS)) {
+		if (threads_arg && !strcmp(threads_arg, "ncpus")) {
+			o->threads = xcalloc(1, sizeof(int));
+			o->threads[0] = topo_npus(o->topo);
+			o->nthreads = 1;
+		} else if (threads_arg) {
+			parse_threads(o, threads_arg);
+		} else {
+			int n = topo_npus(o->topo);
+
+			o->threads = xcalloc((size_t)n, sizeof(int));
+			for (int i = 0; i < n; i++)
+				o->threads[i] = i + 1;
+			o->nthreads = n;
+		}
+	}
+	/* Check the placement for the largest T now, not halfway through. */
+	if (spec->common & CO_PLACEMENT) {
+		int maxt = 1;
+		struct placement pl;
+
+		for (int i = 0; i < o->nthreads; i++)
+			if (o->threads[i] > maxt)
+				maxt = o->threads[i];
+		if (placement_compute(o->topo, o->placement, maxt, &pl, err, sizeof(err)))
+			die_usage("%s", err);
+		if (placement_check_affinity(&pl, err, sizeof(err)))
+			die_usage("%s", err);
+		placement_free(&pl);
+	}
+}
+
+void opts_apply_membind(const struct opts *o)
+{
+#ifdef HAVE_LIBNUMA
+	if (o->membind >= 0) {
+		struct bitmask *bm = numa_allocate_nodemask();
+
+		numa_bitmask_setbit(bm, (unsigned)o->membind);
+		numa_set_membind(bm);
+		numa_free_nodemask(bm);
+	}
+#else
+	(void)o;
+#endif
+}

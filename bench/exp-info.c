@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+/*
+ * list: every mechanism, available here or the reason it is not.
+ * info: the host facts recorded with every result.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiment.h"
+#include "results.h"
+#include "util.h"
+
+static const struct col list_cols[] = {
+	{ "mechanism", COL_STR },
+	{ "available", COL_INT },
+	{ "reason", COL_STR },
+	{ "summary", COL_STR },
+};
+
+int exp_list_main(int argc, char **argv)
+{
+	struct exp_spec spec = {
+		.name = "list",
+		.synopsis = "Every mechanism: available on this host, or why not.",
+		.common = CO_FORMAT | CO_JSON,
+	};
+	struct opts o;
+	struct table t;
+	struct results res;
+
+	opts_parse(argc, argv, &spec, &o);
+	table_init(&t, list_cols, (int)(sizeof(list_cols) / sizeof(list_cols[0])));
+	results_begin(&res, &o, &t);
+	for (size_t i = 0; i < nr_mechanisms; i++) {
+		const struct mechanism *m = mechanisms[i];
+		char reason[256];
+		int r = table_add_row(&t), ok = !mech_probe(m, reason, sizeof(reason));
+
+		table_set_str(&t, r, "mechanism", m->name);
+		table_set_int(&t, r, "available", ok);
+		table_set_str(&t, r, "reason", ok ? NULL : reason);
+		table_set_str(&t, r, "summary", m->summary);
+	}
+	if (o.format == FMT_HUMAN) {
+		/* A list reads better as a list than as a data table. */
+		for (int r = 0; r < t.nrows; r++) {
+			const char *why = table_get(&t, r, "reason");
+
+			printf("%-40s %s\n", table_get(&t, r, "mechanism"),
+			       why ? "unavailable" : "available");
+			printf("    %s\n", table_get(&t, r, "summary"));
+			if (why)
+				printf("    reason: %s\n", why);
+		}
+		o.format = FMT_CSV;
+		if (o.json_path) {
+			FILE *devnull = freopen("/dev/null", "w", stdout);
+
+			(void)devnull;
+			results_emit(&res);
+		}
+	} else {
+		results_emit(&res);
+	}
+	table_free(&t);
+	return 0;
+}
+
+static const struct col info_cols[] = {
+	{ "key", COL_STR },
+	{ "value", COL_STR },
+};
+
+int exp_info_main(int argc, char **argv)
+{
+	struct exp_spec spec = {
+		.name = "info",
+		.synopsis = "Host facts: kernel, command line, CPU, topology, membarrier commands, virtualization, privileges.",
+		.common = CO_FORMAT | CO_JSON,
+	};
+	struct opts o;
+	struct table t;
+	struct results res;
+	struct hostinfo h;
+
+	opts_parse(argc, argv, &spec, &o);
+	table_init(&t, info_cols, 2);
+	hostinfo_collect(&h, o.topo);
+	for (int i = 0; i < h.n; i++) {
+		int r = table_add_row(&t);
+
+		table_set_str(&t, r, "key", h.key[i]);
+		table_set_str(&t, r, "value", h.val[i]);
+	}
+	results_begin(&res, &o, &t);
+	if (o.format == FMT_HUMAN) {
+		hostinfo_human(&h, stdout, "");
+		if (o.json_path) {
+			o.format = FMT_CSV;
+			if (!freopen("/dev/null", "w", stdout))
+				die("cannot reopen stdout");
+			results_emit(&res);
+		}
+	} else {
+		results_emit(&res);
+	}
+	hostinfo_free(&h);
+	table_free(&t);
+	return 0;
+}

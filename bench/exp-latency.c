@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+/*
+ * latency: the distribution of one barrier's cost, per mechanism, in a
+ * log-bucketed histogram (<= 0.8% bucket width). The seed put non-expedited
+ * at 16 ms per call, "5000-8000 times slower" than expedited; the ratio of
+ * membarrier-global to membarrier-private-expedited is derived here.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiment.h"
+#include "results.h"
+#include "util.h"
+
+static const struct col lat_cols[] = {
+	{ "mechanism", COL_STR },
+	{ "threads", COL_INT },
+	{ "behaviour", COL_STR },
+	{ "scope", COL_STR },
+	{ "cpus", COL_STR },
+	{ "oversubscribed", COL_INT },
+	{ "samples", COL_INT },
+	{ "min_ns", COL_NUM },
+	{ "p50_ns", COL_NUM },
+	{ "p90_ns", COL_NUM },
+	{ "p99_ns", COL_NUM },
+	{ "p999_ns", COL_NUM },
+	{ "max_ns", COL_NUM },
+	{ "mean_ns", COL_NUM },
+	{ "status", COL_STR },
+	{ "skip_reason", COL_STR },
+};
+
+static const struct col hist_cols[] = {
+	{ "mechanism", COL_STR },
+	{ "threads", COL_INT },
+	{ "bucket_lo_ns", COL_INT },
+	{ "bucket_hi_ns", COL_INT },
+	{ "count", COL_INT },
+	{ "cumulative_fraction", COL_NUM },
+};
+
+enum { OPT_OTHER_PROCESS = 1000 };
+
+static const struct option lat_opts[] = {
+	{ "other-process", no_argument, NULL, OPT_OTHER_PROCESS },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int other_process;
+
+static int lat_handle(int code, const char *arg, void *state)
+{
+	(void)arg;
+	(void)state;
+	if (code == OPT_OTHER_PROCESS) {
+		other_process = 1;
+		return 0;
+	}
+	return -1;
+}
+
+static int base_row(struct table *t, const struct opts *o,
+		    const struct mechanism *m, int threads, const char *status,
+		    const char *reason)
+{
+	int r = table_add_row(t);
+
+	table_set_str(t, r, "mechanism", m->name);
+	table_set_int(t, r, "threads", threads);
+	table_set_str(t, r, "behaviour", behaviour_name(o->beh));
+	table_set_str(t, r, "scope", o->other_process ? "other-process" : "same-process");
+	table_set_str(t, r, "status", status);
+	table_set_str(t, r, "skip_reason", reason);
+	return r;
+}
+
+static void hist_rows(struct table *ht, const struct mechanism *m, int T,
+		      const struct hist *h)
+{
+	uint64_t seen = 0;
+
+	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+		uint64_t lo, hi;
+		int r;
+
+		if (!h->b[i])
+			continue;
+		seen += h->b[i];
+		hist_bucket_bounds(i, &lo, &hi);
+		r = table_add_row(ht);
+		table_set_str(ht, r, "mechanism", m->name);
+		table_set_int(ht, r, "threads", T);
+		table_set_int(ht, r, "bucket_lo_ns", (long long)lo);
+		table_set_int(ht, r, "bucket_hi_ns", (long long)hi);
+		table_set_int(ht, r, "count", (long long)h->b[i]);
+		table_set_num(ht, r, "cumulative_fraction", (double)seen / (double)h->count);
+	}
+}
+
+/* membarrier-global / membarrier-private-expedited at the same T. */
+static void derive_ratio(struct results *res, const struct table *t)
+{
+	for (int a = 0; a < t->nrows; a++) {
+		const char *st = table_get(t, a, "status");
+
+		if (strcmp(table_get(t, a, "mechanism"), "membarrier-global") ||
+		    strcmp(st, "ok"))
+			continue;
+		for (int b = 0; b < t->nrows; b++) {
+			double g, p;
+
+			if (strcmp(table_get(t, b, "mechanism"),
+				   "membarrier-private-expedited") ||
+			    strcmp(table_get(t, b, "status"), "ok") ||
+			    strcmp(table_get(t, a, "threads"), table_get(t, b, "threads")))
+				continue;
+			g = atof(table_get(t, a, "p50_ns"));
+			p = atof(table_get(t, b, "p50_ns"));
+			results_derived(res, "global_over_private_expedited_p50", g / p,
+					"membarrier-global / membarrier-private-expedited at T=%s: p50 %.0f ns / %.0f ns = %.0fx (seed 2010: 5000-8000x)",
+					table_get(t, a, "threads"), g, p, g / p);
+			return;
+		}
+	}
+}
+
+int exp_latency_main(int argc, char **argv)
+{
+	struct exp_spec spec = {
+		.name = "latency",
+		.synopsis = "Per-call latency distribution of each mechanism (min, p50, p90, p99, p99.9, max).",
+		.common = CO_ALL,
+		.extra = lat_opts,
+		.extra_help = "  --other-process              the T-1 other threads run in another process\n",
+		.handle = lat_handle,
+		.def_mech = "all",
+		.def_threads = "ncpus",
+		.def_duration_s = 1.0,
+		.def_repeat = 1,
+	};
+	struct opts o;
+	struct table t, ht;
+	struct results res;
+	struct hist h;
+	int npoints, point = 0;
+
+	opts_parse(argc, argv, &spec, &o);
+	o.other_process = other_process;
+	opts_apply_membind(&o);
+	table_init(&t, lat_cols, (int)(sizeof(lat_cols) / sizeof(lat_cols[0])));
+	table_init(&ht, hist_cols, (int)(sizeof(hist_cols) / sizeof(hist_cols[0])));
+	results_begin(&res, &o, &t);
+	results_add_table(&res, "histogram", &ht);
+	hist_init(&h);
+	npoints = o.nmechs * o.nthreads;
+
+	for (int mi = 0; mi < o.nmechs; mi++) {
+		const struct mechanism *m = o.mechs[mi];
+		char reason[256];
+
+		if (mech_prepare(m, reason, sizeof(reason))) {
+			for (int ti = 0; ti < o.nthreads; ti++) {
+				base_row(&t, &o, m, o.threads[ti], "skipped", reason);
+				progress("latency", ++point, npoints, m->name);
+			}
+			continue;
+		}
+		for (int ti = 0; ti < o.nthreads; ti++) {
+			int T = o.threads[ti], row, err;
+			struct team team;
+			struct placement pl;
+			char *cpus;
+
+			progress("latency", ++point, npoints, m->name);
+			if (team_for(&team, &o, m, T, &pl, reason, sizeof(reason))) {
+				base_row(&t, &o, m, T, "skipped", reason);
+				continue;
+			}
+			hist_reset(&h);
+			err = harness_warmup(m, o.iterations ? 0.02 : o.duration_s / 10);
+			for (int r = 0; r < o.repeat && !err; r++) {
+				struct measure me;
+
+				harness_measure(m, o.iterations, o.duration_s, &h, &me);
+				err = me.err;
+			}
+			team_stop(&team);
+			cpus = placement_cpus_str(&pl, 0, pl.n);
+			if (err || !h.count) {
+				snprintf(reason, sizeof(reason), "barrier failed: %s",
+					 strerror(err ? -err : EIO));
+				row = base_row(&t, &o, m, T, "skipped", reason);
+			} else {
+				row = base_row(&t, &o, m, T, "ok", NULL);
+				table_set_int(&t, row, "oversubscribed", pl.oversubscribed);
+				table_set_int(&t, row, "samples", (long long)h.count);
+				table_set_num(&t, row, "min_ns", (double)h.min);
+				table_set_num(&t, row, "p50_ns", hist_percentile(&h, 50));
+				table_set_num(&t, row, "p90_ns", hist_percentile(&h, 90));
+				table_set_num(&t, row, "p99_ns", hist_percentile(&h, 99));
+				table_set_num(&t, row, "p999_ns", hist_percentile(&h, 99.9));
+				table_set_num(&t, row, "max_ns", (double)h.max);
+				table_set_num(&t, row, "mean_ns", h.sum / (double)h.count);
+				hist_rows(&ht, m, T, &h);
+				if (h.count < 1000)
+					results_note(&res, "%s T=%d: only %llu samples; p99.9 is the max", m->name, T, (unsigned long long)h.count);
+				if (pl.oversubscribed)
+					results_note(&res, "%s T=%d: oversubscribed", m->name, T);
+			}
+			table_set_str(&t, row, "cpus", cpus);
+			free(cpus);
+			placement_free(&pl);
+		}
+		if (m->teardown)
+			m->teardown(m);
+	}
+	derive_ratio(&res, &t);
+	results_note(&res, "each sample includes two CLOCK_MONOTONIC reads; the null row shows that floor");
+	results_emit(&res);
+	hist_free(&h);
+	table_free(&t);
+	table_free(&ht);
+	return 0;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* The subcommands: one exp-*.c each, one row in mbbench.c's table. */
+#ifndef MBBENCH_EXPERIMENT_H
+#define MBBENCH_EXPERIMENT_H
+
+#include "cli.h"
+#include "harness.h"
+
+struct experiment {
+	const char *name;
+	const char *summary;
+	int (*main)(int argc, char **argv);
+};
+
+int exp_list_main(int argc, char **argv);
+int exp_info_main(int argc, char **argv);
+int exp_calls_main(int argc, char **argv);
+int exp_latency_main(int argc, char **argv);
+
+/*
+ * Shared by experiments that run a mechanism over a team: probe, set up and
+ * start the team for T threads. Returns 0, or -1 with a skip reason.
+ */
+int mech_prepare(const struct mechanism *m, char *reason, size_t len);
+int team_for(struct team *t, const struct opts *o, const struct mechanism *m,
+	     int nthreads, struct placement *pl, char *reason, size_t len);
+
+#endif

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+/* stdout, results folder and JSON envelope for every experiment. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results.h"
+#include "util.h"
+
+void results_begin(struct results *r, const struct opts *o, struct table *points)
+{
+	memset(r, 0, sizeof(*r));
+	r->o = o;
+	r->points = points;
+	utc_now(r->start, sizeof(r->start));
+}
+
+void results_add_table(struct results *r, const char *name, struct table *t)
+{
+	if (r->nextra < 4) {
+		r->extra_name[r->nextra] = name;
+		r->extra[r->nextra++] = t;
+	}
+}
+
+void results_derived(struct results *r, const char *key, double v, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[512];
+
+	if (r->nderived >= 8)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	r->derived_key[r->nderived] = key;
+	r->derived_val[r->nderived] = v;
+	r->derived_text[r->nderived++] = xstrdup(buf);
+}
+
+void results_note(struct results *r, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[512];
+
+	if (r->nnotes >= 64)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	r->notes[r->nnotes++] = xstrdup(buf);
+}
+
+static void params_json(const struct opts *o, struct json *j)
+{
+	json_begin_object(j, "params");
+	json_begin_array(j, "mechanisms");
+	for (int i = 0; i < o->nmechs; i++)
+		json_str(j, NULL, o->mechs[i]->name);
+	json_end_array(j);
+	json_begin_array(j, "threads");
+	for (int i = 0; i < o->nthreads; i++)
+		json_int(j, NULL, o->threads[i]);
+	json_end_array(j);
+	json_str(j, "placement", o->placement);
+	json_str(j, "behaviour", behaviour_name(o->beh));
+	json_bool(j, "other_process", o->other_process);
+	if (o->iterations)
+		json_int(j, "iterations", (long long)o->iterations);
+	else
+		json_num(j, "duration_s", o->duration_s);
+	json_int(j, "repeat", o->repeat);
+	if (o->membind >= 0)
+		json_int(j, "membind", o->membind);
+	json_end_object(j);
+}
+
+static void write_envelope(struct results *r, FILE *f, const struct hostinfo *h)
+{
+	struct json j;
+
+	json_init(&j, f);
+	json_begin_object(&j, NULL);
+	json_int(&j, "format_version", RESULTS_FORMAT_VERSION);
+	json_str(&j, "tool", "mbbench");
+	json_str(&j, "version", PACKAGE_VERSION);
+	json_str(&j, "experiment", r->o->exp);
+	json_begin_array(&j, "cmdline");
+	for (int i = 0; i < r->o->argc; i++)
+		json_str(&j, NULL, r->o->argv[i]);
+	json_end_array(&j);
+	json_str(&j, "start", r->start);
+	json_str(&j, "end", r->end);
+	hostinfo_json(h, &j, "host");
+	params_json(r->o, &j);
+	json_table(&j, "points", r->points);
+	for (int i = 0; i < r->nextra; i++)
+		json_table(&j, r->extra_name[i], r->extra[i]);
+	json_begin_object(&j, "derived");
+	for (int i = 0; i < r->nderived; i++)
+		json_num(&j, r->derived_key[i], r->derived_val[i]);
+	json_end_object(&j);
+	json_begin_array(&j, "notes");
+	for (int i = 0; i < r->nnotes; i++)
+		json_str(&j, NULL, r->notes[i]);
+	for (int i = 0; i < r->nderived; i++)
+		json_str(&j, NULL, r->derived_text[i]);
+	json_end_array(&j);
+	json_end_object(&j);
+}
+
+static void write_file(const char *path, void (*fn)(FILE *, void *), void *arg)
+{
+	struct atomic_file af;
+
+	if (atomic_open(&af, path))
+		die("cannot write %s: %m", path);
+	fn(af.f, arg);
+	if (atomic_commit(&af))
+		die("cannot write %s: %m", path);
+}
+
+struct env_arg {
+	struct results *r;
+	const struct hostinfo *h;
+};
+
+static void env_fn(FILE *f, void *a)
+{
+	struct env_arg *e = a;
+
+	write_envelope(e->r, f, e->h);
+}
+
+static void csv_fn(FILE *f, void *a)
+{
+	table_write_csv(a, f);
+}
+
+void results_emit(struct results *r)
+{
+	const struct opts *o = r->o;
+	struct hostinfo h;
+	struct env_arg ea = { r, &h };
+
+	utc_now(r->end, sizeof(r->end));
+	hostinfo_collect(&h, o->topo);
+	if (o->format == FMT_CSV) {
+		table_write_csv(r->points, stdout);
+	} else {
+		printf("# mbbench %s %s, %s, kernel %s, %s\n", o->exp, PACKAGE_VERSION,
+		       hostinfo_get(&h, "hostname"), hostinfo_get(&h, "kernel_release"),
+		       r->end);
+		printf("# cpu: %s; %s; virtualization: %s\n",
+		       hostinfo_get(&h, "cpu_model"), hostinfo_get(&h, "topology"),
+		       hostinfo_get(&h, "virtualization"));
+		table_write_human(r->points, stdout);
+		for (int i = 0; i < r->nderived; i++)
+			printf("# %s\n", r->derived_text[i]);
+		for (int i = 0; i < r->nnotes; i++)
+			printf("# note: %s\n", r->notes[i]);
+	}
+	fflush(stdout);
+	if (o->outdir) {
+		char name[128], *p;
+
+		make_output_dir(o->outdir);
+		snprintf(name, sizeof(name), "%s.csv", o->exp);
+		p = path_join(o->outdir, name);
+		write_file(p, csv_fn, r->points);
+		free(p);
+		for (int i = 0; i < r->nextra; i++) {
+			snprintf(name, sizeof(name), "%s-%s.csv", o->exp, r->extra_name[i]);
+			p = path_join(o->outdir, name);
+			write_file(p, csv_fn, r->extra[i]);
+			free(p);
+		}
+		snprintf(name, sizeof(name), "%s.json", o->exp);
+		p = path_join(o->outdir, name);
+		write_file(p, env_fn, &ea);
+		free(p);
+	}
+	if (o->json_path)
+		write_file(o->json_path, env_fn, &ea);
+	hostinfo_free(&h);
+	for (int i = 0; i < r->nderived; i++)
+		free(r->derived_text[i]);
+	for (int i = 0; i < r->nnotes; i++)
+		free(r->notes[i]);
+}
+
+void progress(const char *exp, int i, int n, const char *what)
+{
+	if (!isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr, "\r\033[K# %s %d/%d %s", exp, i, n, what);
+	if (i == n)
+		fputc('\n', stderr);
+	fflush(stderr);
+}

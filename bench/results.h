@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What an experiment hands over when it is done: its points table, optional
+ * extra tables (e.g. histograms), derived figures and notes. results_emit()
+ * writes stdout (human or CSV), the --output folder and the --json envelope,
+ * every file through a temporary name.
+ */
+#ifndef MBBENCH_RESULTS_H
+#define MBBENCH_RESULTS_H
+
+#include "cli.h"
+#include "hostinfo.h"
+#include "output.h"
+
+#define RESULTS_FORMAT_VERSION 1
+
+struct results {
+	const struct opts *o;
+	char start[32], end[32];
+	struct table *points;
+	int nextra;
+	const char *extra_name[4];
+	struct table *extra[4];
+	int nderived;
+	const char *derived_key[8];
+	double derived_val[8];
+	char *derived_text[8];
+	int nnotes;
+	char *notes[64];
+};
+
+void results_begin(struct results *r, const struct opts *o, struct table *points);
+void results_add_table(struct results *r, const char *name, struct table *t);
+__attribute__((format(printf, 4, 5)))
+void results_derived(struct results *r, const char *key, double v, const char *fmt, ...);
+__attribute__((format(printf, 2, 3)))
+void results_note(struct results *r, const char *fmt, ...);
+void results_emit(struct results *r);
+/* Progress on stderr when it is a terminal. */
+void progress(const char *exp, int i, int n, const char *what);
+
+#endif

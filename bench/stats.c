@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+/* Repeat statistics and the latency histogram. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "util.h"
+
+double t_quantile_975(int df)
+{
+	/* Student t, 0.975 quantile, df = 1..30; then the normal limit. */
+	static const double t[] = {
+		12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+		2.262,	2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+		2.110,	2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+		2.060,	2.056, 2.052, 2.048, 2.045, 2.042,
+	};
+
+	if (df < 1)
+		return NAN;
+	if (df <= 30)
+		return t[df - 1];
+	if (df <= 60)
+		return 2.000 + (2.042 - 2.000) * (60 - df) / 30.0;
+	if (df <= 120)
+		return 1.980 + (2.000 - 1.980) * (120 - df) / 60.0;
+	return 1.960;
+}
+
+void summarize(const double *x, int n, struct summary *s)
+{
+	double sum = 0, ss = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->n = n;
+	if (n <= 0) {
+		s->mean = s->stddev = s->ci95 = s->cv = NAN;
+		return;
+	}
+	s->min = s->max = x[0];
+	for (int i = 0; i < n; i++) {
+		sum += x[i];
+		if (x[i] < s->min)
+			s->min = x[i];
+		if (x[i] > s->max)
+			s->max = x[i];
+	}
+	s->mean = sum / n;
+	if (n < 2) {
+		s->stddev = s->ci95 = s->cv = NAN;
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		ss += (x[i] - s->mean) * (x[i] - s->mean);
+	s->stddev = sqrt(ss / (n - 1));
+	s->ci95 = t_quantile_975(n - 1) * s->stddev / sqrt(n);
+	s->cv = s->mean != 0 ? s->stddev / fabs(s->mean) : NAN;
+}
+
+void hist_init(struct hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->b = xcalloc(HIST_BUCKETS, sizeof(*h->b));
+	h->min = UINT64_MAX;
+}
+
+void hist_free(struct hist *h)
+{
+	free(h->b);
+	h->b = NULL;
+}
+
+void hist_reset(struct hist *h)
+{
+	memset(h->b, 0, HIST_BUCKETS * sizeof(*h->b));
+	h->count = 0;
+	h->sum = 0;
+	h->max = 0;
+	h->min = UINT64_MAX;
+}
+
+unsigned hist_index(uint64_t v)
+{
+	unsigned e;
+
+	if (v < HIST_SUB)
+		return (unsigned)v;
+	e = 63u - (unsigned)__builtin_clzll(v);	/* e >= HIST_SUB_BITS */
+	return (e - HIST_SUB_BITS + 1) * HIST_SUB +
+	       (unsigned)((v >> (e - HIST_SUB_BITS)) & (HIST_SUB - 1));
+}
+
+void hist_bucket_bounds(unsigned idx, uint64_t *lo, uint64_t *hi)
+{
+	unsigned grp = idx / HIST_SUB, sub = idx % HIST_SUB;
+
+	if (grp == 0) {
+		*lo = sub;
+		*hi = sub;
+		return;
+	}
+	{
+		unsigned e = grp + HIST_SUB_BITS - 1;
+		uint64_t width = 1ull << (e - HIST_SUB_BITS);
+
+		*lo = (1ull << e) + (uint64_t)sub * width;
+		*hi = *lo + width - 1;
+	}
+}
+
+void hist_add(struct hist *h, uint64_t v)
+{
+	h->b[hist_index(v)]++;
+	h->count++;
+	h->sum += (double)v;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+}
+
+void hist_merge(struct hist *dst, const struct hist *src)
+{
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		dst->b[i] += src->b[i];
+	dst->count += src->count;
+	dst->sum += src->sum;
+	if (src->count && src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+}
+
+double hist_percentile(const struct hist *h, double p)
+{
+	uint64_t rank, seen = 0;
+
+	if (!h->count)
+		return 0;
+	if (p <= 0)
+		return (double)h->min;
+	if (p >= 100)
+		return (double)h->max;
+	/* Nearest-rank: the smallest value with at least p% at or below it. */
+	rank = (uint64_t)ceil(p / 100.0 * (double)h->count);
+	if (rank < 1)
+		rank = 1;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+		seen += h->b[i];
+		if (seen >= rank) {
+			uint64_t lo, hi;
+			double mid;
+
+			hist_bucket_bounds(i, &lo, &hi);
+			mid = ((double)lo + (double)hi) / 2.0;
+			if (mid < (double)h->min)
+				mid = (double)h->min;
+			if (mid > (double)h->max)
+				mid = (double)h->max;
+			return mid;
+		}
+	}
+	return (double)h->max;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* Summary statistics over repeats, and a log-bucketed latency histogram. */
+#ifndef MBBENCH_STATS_H
+#define MBBENCH_STATS_H
+
+#include <stdint.h>
+
+struct summary {
+	int n;
+	double mean, stddev, ci95, cv, min, max;
+};
+
+/* Two-sided 95% Student t quantile for df degrees of freedom. */
+double t_quantile_975(int df);
+/* Sample stddev (n-1), 95% CI half-width, coefficient of variation. */
+void summarize(const double *x, int n, struct summary *s);
+
+/*
+ * Histogram of nanosecond values: exact below 2^HIST_SUB_BITS, then
+ * 2^HIST_SUB_BITS buckets per power of two, so a bucket is at most 1/128 of
+ * its lower bound wide (< 0.8%); reported values are bucket midpoints clamped
+ * to the observed min and max (error <= 0.4%).
+ */
+#define HIST_SUB_BITS 7
+#define HIST_SUB (1u << HIST_SUB_BITS)
+#define HIST_BUCKETS ((64 - HIST_SUB_BITS + 1) * HIST_SUB)
+
+struct hist {
+	uint64_t count, min, max;
+	double sum;
+	uint64_t *b;	/* HIST_BUCKETS counters */
+};
+
+void hist_init(struct hist *h);
+void hist_free(struct hist *h);
+void hist_reset(struct hist *h);
+void hist_add(struct hist *h, uint64_t v);
+void hist_merge(struct hist *dst, const struct hist *src);
+/* p in [0,100]; 0 when empty. */
+double hist_percentile(const struct hist *h, double p);
+unsigned hist_index(uint64_t v);
+void hist_bucket_bounds(unsigned idx, uint64_t *lo, uint64_t *hi);
+
+#endif

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/* Small helpers every part of mbbench uses: errors, parsing, clocks, files. */
+#ifndef MBBENCH_UTIL_H
+#define MBBENCH_UTIL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#define EXIT_USAGE 2
+
+extern const char *progname;
+
+/* Bad input: one line on stderr, exit 2. */
+__attribute__((noreturn, format(printf, 1, 2))) void die_usage(const char *fmt, ...);
+/* Failure of the host (not of the input): one line, exit 1. */
+__attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void warnx_(const char *fmt, ...);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t sz);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/*
+ * Parsers return 0 on success and -1 on garbage or out-of-range values; the
+ * caller names the option in its error.
+ */
+int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int parse_seconds(const char *s, double min, double max, double *out);
+/* "1,2,4" or "1-8" or a mix; values within [min,max]; sorted as given. */
+int parse_int_list(const char *s, int min, int max, int **out, int *n);
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ISO 8601 UTC of the wall clock, e.g. 2026-12-03T08:00:00Z. */
+void utc_now(char *buf, size_t len);
+
+/*
+ * Files are written under a temporary name and renamed into place, so an
+ * interrupted run leaves only whole files.
+ */
+struct atomic_file {
+	FILE *f;
+	char *path;
+	char *tmp;
+};
+int atomic_open(struct atomic_file *af, const char *path);
+int atomic_commit(struct atomic_file *af);	/* close + rename */
+void atomic_abort(struct atomic_file *af);	/* close + unlink */
+
+/*
+ * Validate output destinations before any measurement, so bad paths fail
+ * fast with exit 2 and nothing is created.
+ */
+void check_output_file(const char *opt, const char *path);
+void check_output_dir(const char *opt, const char *path);
+/* Create the directory (its parent exists); die on failure. */
+void make_output_dir(const char *path);
+char *path_join(const char *dir, const char *name);
+
+#endif

@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Bad input: one line on stderr naming the fix, exit 2, no output files.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+mkdir "$TMP/ro" && chmod 555 "$TMP/ro"
+mkdir "$TMP/adir"
+CPUS=$(getconf _NPROCESSORS_ONLN)
+
+# name|args (split on spaces; no case below needs a space in a value)
+cases="unknown subcommand|frobnicate
+unknown mechanism|calls --mechanism nosuch
+empty mechanism list|calls --mechanism ,
+unknown option|calls --no-such-option
+missing value|calls --threads
+threads 0|calls --threads 0
+threads negative|calls --threads -1
+threads garbage|calls --threads two
+threads open range|calls --threads 1-
+threads reversed range|calls --threads 4-2
+threads above 4096|calls --threads 4097
+absent CPU|calls --placement 0,99999
+bad placement|calls --placement sideways
+duration 0|calls --duration 0
+duration negative|calls --duration -1
+duration garbage|calls --duration soon
+duration huge|calls --duration 1e9
+iterations 0|calls --iterations 0
+iterations huge|calls --iterations 99999999999999999999
+repeat 0|calls --repeat 0
+repeat garbage|calls --repeat x
+both duration and iterations|calls --duration 1 --iterations 10
+unknown behaviour|calls --behaviour dance
+unknown format|latency --format xml
+output under a missing directory|calls --output $TMP/missing/dir
+output under an unwritable directory|calls --output $TMP/ro/out
+json naming a directory|calls --json $TMP/adir
+json under a missing directory|calls --json $TMP/missing/x.json
+json under an unwritable directory|latency --json $TMP/ro/x.json
+output in /proc|calls --output /proc/self/mbbench-out
+json in /proc|list --json /proc/self/x.json
+membind absent node|calls --membind 4000
+stray argument|list extra"
+
+n=$(printf '%s\n' "$cases" | wc -l)
+# Running as root ignores directory permissions: those two cases then skip.
+plan $((n * 2))
+while IFS='|' read -r name args; do
+	case "$name" in *unwritable*)
+		if [ "$(id -u)" -eq 0 ] && touch "$TMP/ro/probe" 2>/dev/null; then
+			rm -f "$TMP/ro/probe"
+			skip "$name: root can write anywhere"
+			skip "$name: root can write anywhere"
+			continue
+		fi ;;
+	esac
+	# shellcheck disable=SC2086
+	"$MBBENCH" $args >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	lines=$(wc -l <"$TMP/err")
+	[ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q '^mbbench: ' "$TMP/err"
+	ok $? "$name: exit 2 with one error line (rc=$rc, $lines lines: $(head -c 160 "$TMP/err"))"
+	leftovers=$(find "$TMP" -newer "$TMP/adir" -type f ! -name out ! -name err | wc -l)
+	[ -z "$(ls "$TMP/adir")" ] && [ ! -e "$TMP/missing" ] && [ "$leftovers" -eq 0 ] && [ ! -s "$TMP/out" ]
+	ok $? "$name: no output written"
+done <<CASES
+$cases
+CASES
+done_testing

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+/* hwloc discovery, compact/scatter/explicit placement, and binding. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo.h"
+#include "../bench/util.h"
+
+int topo_load(hwloc_topology_t *topo, char *err, size_t len)
+{
+	const char *syn = getenv("MBBENCH_SYNTHETIC");
+
+	if (!syn)
+		syn = getenv("HWLOC_SYNTHETIC");
+	if (hwloc_topology_init(topo)) {
+		snprintf(err, len, "hwloc_topology_init: %s", strerror(errno));
+		return -1;
+	}
+	if (syn && hwloc_topology_set_synthetic(*topo, syn)) {
+		snprintf(err, len, "bad synthetic topology '%s'", syn);
+		hwloc_topology_destroy(*topo);
+		return -1;
+	}
+	if (hwloc_topology_load(*topo)) {
+		snprintf(err, len, "hwloc_topology_load: %s", strerror(errno));
+		hwloc_topology_destroy(*topo);
+		return -1;
+	}
+	return 0;
+}
+
+int topo_npus(hwloc_topology_t topo)
+{
+	return hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+}
+
+static void placement_alloc(struct placement *p, int n)
+{
+	p->n = n;
+	p->pu_logical = xcalloc((size_t)n, sizeof(int));
+	p->pu_os = xcalloc((size_t)n, sizeof(int));
+	p->oversubscribed = 0;
+}
+
+static void mark_oversubscribed(struct placement *p)
+{
+	for (int i = 0; i < p->n && !p->oversubscribed; i++)
+		for (int j = 0; j < i; j++)
+			if (p->pu_os[i] == p->pu_os[j]) {
+				p->oversubscribed = 1;
+				break;
+			}
+}
+
+static int place_compact(hwloc_topology_t topo, int n, struct placement *p)
+{
+	int npus = topo_npus(topo);
+
+	for (int i = 0; i < n; i++) {
+		hwloc_obj_t pu = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU,
+						       (unsigned)(i % npus));
+
+		p->pu_logical[i] = (int)pu->logical_index;
+		p->pu_os[i] = (int)pu->os_index;
+	}
+	return 0;
+}
+
+static int place_scatter(hwloc_topology_t topo, int n, struct placement *p,
+			 char *err, size_t len)
+{
+	hwloc_obj_t root = hwloc_get_root_obj(topo);
+	hwloc_bitmap_t *sets = xcalloc((size_t)n, sizeof(*sets));
+	int ret = 0;
+
+	for (int i = 0; i < n; i++)
+		sets[i] = hwloc_bitmap_alloc();
+	if (hwloc_distrib(topo, &root, 1, sets, (unsigned)n, INT_MAX, 0)) {
+		snprintf(err, len, "hwloc_distrib failed");
+		ret = -1;
+	}
+	for (int i = 0; i < n && !ret; i++) {
+		hwloc_obj_t pu;
+
+		hwloc_bitmap_singlify(sets[i]);
+		pu = hwloc_get_pu_obj_by_os_index(topo,
+						  (unsigned)hwloc_bitmap_first(sets[i]));
+		if (!pu) {
+			snprintf(err, len, "hwloc_distrib gave an empty set");
+			ret = -1;
+			break;
+		}
+		p->pu_logical[i] = (int)pu->logical_index;
+		p->pu_os[i] = (int)pu->os_index;
+	}
+	for (int i = 0; i < n; i++)
+		hwloc_bitmap_free(sets[i]);
+	free(sets);
+	return ret;
+}
+
+static int place_list(hwloc_topology_t topo, const char *list, int n,
+		      struct placement *p, char *err, size_t len)
+{
+	int *cpus, ncpus;
+
+	if (parse_int_list(list, 0, 1 << 20, &cpus, &ncpus)) {
+		snprintf(err, len,
+			 "bad --placement '%s' (use compact, scatter or a CPU list like 0,2-3)",
+			 list);
+		return -1;
+	}
+	for (int i = 0; i < ncpus; i++) {
+		if (!hwloc_get_pu_obj_by_os_index(topo, (unsigned)cpus[i])) {
+			snprintf(err, len,
+				 "CPU %d is not present or not allowed here (see `mbbench info` for the CPUs)",
+				 cpus[i]);
+			free(cpus);
+			return -1;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(topo,
+							      (unsigned)cpus[i % ncpus]);
+
+		p->pu_logical[i] = (int)pu->logical_index;
+		p->pu_os[i] = (int)pu->os_index;
+	}
+	free(cpus);
+	return 0;
+}
+
+int placement_compute(hwloc_topology_t topo, const char *policy, int n,
+		      struct placement *out, char *err, size_t len)
+{
+	int ret;
+
+	if (n < 1) {
+		snprintf(err, len, "placement needs at least one thread");
+		return -1;
+	}
+	placement_alloc(out, n);
+	if (!strcmp(policy, "compact"))
+		ret = place_compact(topo, n, out);
+	else if (!strcmp(policy, "scatter"))
+		ret = place_scatter(topo, n, out, err, len);
+	else
+		ret = place_list(topo, policy, n, out, err, len);
+	if (ret) {
+		placement_free(out);
+		return ret;
+	}
+	mark_oversubscribed(out);
+	return 0;
+}
+
+void placement_free(struct placement *p)
+{
+	free(p->pu_logical);
+	free(p->pu_os);
+	p->pu_logical = p->pu_os = NULL;
+	p->n = 0;
+}
+
+char *placement_cpus_str(const struct placement *p, int first, int count)
+{
+	size_t cap = (size_t)count * 8 + 2, used = 0;
+	char *s = xmalloc(cap);
+
+	s[0] = '\0';
+	for (int i = first; i < first + count && i < p->n; i++)
+		used += (size_t)snprintf(s + used, cap - used, "%s%d",
+					 i > first ? ";" : "", p->pu_os[i]);
+	return s;
+}
+
+int placement_check_affinity(const struct placement *p, char *err, size_t len)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;	/* cannot tell; binding will report */
+	for (int i = 0; i < p->n; i++) {
+		if (p->pu_os[i] >= CPU_SETSIZE || !CPU_ISSET(p->pu_os[i], &set)) {
+			snprintf(err, len,
+				 "CPU %d is outside this process's affinity mask (see taskset -p $$)",
+				 p->pu_os[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int topo_bind_self(hwloc_topology_t topo, int pu_os)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	int ret;
+
+	hwloc_bitmap_only(set, (unsigned)pu_os);
+	ret = hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD | HWLOC_CPUBIND_STRICT);
+	if (ret && errno == ENOSYS)
+		ret = hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD);
+	hwloc_bitmap_free(set);
+	return ret;
+}
+
+void topo_summary(hwloc_topology_t topo, char *buf, size_t len)
+{
+	int pk = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
+	int co = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+	int pu = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+	int nn = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+
+	snprintf(buf, len, "%d package%s, %d core%s, %d PU%s, %d NUMA node%s",
+		 pk, pk == 1 ? "" : "s", co, co == 1 ? "" : "s", pu,
+		 pu == 1 ? "" : "s", nn, nn == 1 ? "" : "s");
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Topology discovery (hwloc), placement policies and binding.
+ *
+ * Placement is a pure function of a topology, a policy and a thread count,
+ * so it can be tested on synthetic topologies; binding is a separate step.
+ * Thread 0 of a placement is the caller (the thread issuing barriers).
+ */
+#ifndef MBBENCH_TOPO_H
+#define MBBENCH_TOPO_H
+
+#include <hwloc.h>
+#include <stddef.h>
+
+struct placement {
+	int n;
+	int *pu_logical;	/* hwloc logical index of each thread's PU */
+	int *pu_os;		/* OS (Linux) CPU number */
+	int oversubscribed;	/* some PU carries more than one thread */
+};
+
+/*
+ * Load the machine's topology; MBBENCH_SYNTHETIC or HWLOC_SYNTHETIC (e.g.
+ * "pack:2 core:4 pu:2") loads a synthetic one instead, for tests.
+ */
+int topo_load(hwloc_topology_t *topo, char *err, size_t len);
+
+/*
+ * policy: "compact" (PUs in logical order), "scatter" (hwloc_distrib over
+ * the machine), or an explicit list of OS CPU numbers ("0,2-3"), used in
+ * order and repeated when there are more threads than CPUs listed.
+ */
+int placement_compute(hwloc_topology_t topo, const char *policy, int n,
+		      struct placement *out, char *err, size_t len);
+void placement_free(struct placement *p);
+/* "0;1;1" (OS numbers), for CSV cells. */
+char *placement_cpus_str(const struct placement *p, int first, int count);
+
+/* Is every CPU of the placement in this process's affinity mask? */
+int placement_check_affinity(const struct placement *p, char *err, size_t len);
+/* Bind the calling thread to one OS CPU. */
+int topo_bind_self(hwloc_topology_t topo, int pu_os);
+int topo_npus(hwloc_topology_t topo);
+/* "1 package, 2 cores, 2 PUs, 1 NUMA node" */
+void topo_summary(hwloc_topology_t topo, char *buf, size_t len);
+
+#endif

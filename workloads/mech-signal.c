@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The signal scheme of liburcu's urcu-signal flavor: the caller sends a
+ * signal to every other thread of the team; each handler runs a full fence
+ * and acknowledges; the caller waits for every acknowledgement. Every thread
+ * is interrupted, running or blocked, which is the cost sys_membarrier was
+ * proposed to remove (seed v5: 1251 writes in 10 s against 503790).
+ *
+ * A real-time signal is used so that this scheme never collides with
+ * liburcu's SIGUSR1 when both run in one process.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+
+#include "barrier.h"
+#include "mech.h"
+
+#define MB_SIGNAL (SIGRTMIN + 2)
+
+static __thread int my_slot = -1;
+static _Atomic unsigned long *acks;	/* per team thread */
+static int acks_len;
+static _Atomic unsigned long acks_total;
+static const struct mech_team *team;
+
+static void mb_signal_handler(int sig)
+{
+	(void)sig;
+	smp_mb_full();
+	if (my_slot >= 0 && my_slot < acks_len)
+		atomic_fetch_add_explicit(&acks[my_slot], 1,
+					  memory_order_relaxed);
+	atomic_fetch_add_explicit(&acks_total, 1, memory_order_release);
+	smp_mb_full();
+}
+
+static int sig_setup(const struct mechanism *m, char *reason, size_t len)
+{
+	struct sigaction sa;
+
+	(void)m;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = mb_signal_handler;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(MB_SIGNAL, &sa, NULL) < 0) {
+		snprintf(reason, len, "sigaction: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void sig_thread_init(const struct mechanism *m, int index)
+{
+	(void)m;
+	my_slot = index;
+}
+
+static int sig_attach(const struct mechanism *m, const struct mech_team *t)
+{
+	(void)m;
+	free((void *)acks);
+	acks = calloc((size_t)(t->nthreads > 0 ? t->nthreads : 1),
+		      sizeof(*acks));
+	if (!acks)
+		return -ENOMEM;
+	acks_len = t->nthreads;
+	team = t;
+	return 0;
+}
+
+static void sig_detach(const struct mechanism *m)
+{
+	(void)m;
+	team = NULL;
+}
+
+static int sig_barrier(const struct mechanism *m)
+{
+	unsigned long target;
+	unsigned int spins = 0;
+
+	(void)m;
+	if (!team || team->nthreads == 0) {
+		smp_mb_full();
+		return 0;
+	}
+	smp_mb_full();
+	target = atomic_load_explicit(&acks_total, memory_order_relaxed) +
+		 (unsigned long)team->nthreads;
+	for (int i = 0; i < team->nthreads; i++) {
+		int err = pthread_kill(team->threads[i], MB_SIGNAL);
+
+		if (err)
+			return -err;
+	}
+	/* Spin while the targets run on other CPUs, yield if oversubscribed. */
+	while (atomic_load_explicit(&acks_total, memory_order_acquire) < target) {
+		if (++spins > 4096)
+			sched_yield();
+		else
+			cpu_relax();
+	}
+	smp_mb_full();
+	return 0;
+}
+
+unsigned long mech_signal_acks(int index)
+{
+	if (!acks || index < 0 || index >= acks_len)
+		return 0;
+	return atomic_load(&acks[index]);
+}
+
+const struct mechanism mech_signal = {
+	.name = "signal",
+	.summary = "signal every other thread; handlers fence and ack (urcu-signal)",
+	.setup = sig_setup,
+	.thread_init = sig_thread_init,
+	.attach = sig_attach,
+	.detach = sig_detach,
+	.barrier = sig_barrier,
+};

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A mechanism is one way to obtain a process-wide memory barrier. Each lives
+ * in its own mech-*.c file and is listed once in mech-registry.c. The harness
+ * owns threads, clocks and the stop flag; a mechanism only knows how to
+ * become ready (setup), issue one barrier (barrier) and clean up (teardown).
+ */
+#ifndef MBBENCH_MECH_H
+#define MBBENCH_MECH_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+/* What a mechanism may need to know about the team it serves. */
+struct mech_team {
+	int nthreads;		/* threads of this process besides the caller */
+	pthread_t *threads;	/* their pthread ids (for the signal scheme) */
+};
+
+struct mechanism {
+	const char *name;	/* stable CLI / CSV identifier */
+	const char *summary;	/* one line for `mbbench list` */
+	int membarrier_cmd;	/* membarrier command issued, or 0 if none */
+	/*
+	 * Returns 0 when usable here, or -1 with a human reason ("kernel lacks
+	 * MEMBARRIER_CMD_GLOBAL_EXPEDITED") copied into reason.
+	 */
+	int (*probe)(const struct mechanism *m, char *reason, size_t len);
+	/* Called once per process before the team starts; may fail with reason. */
+	int (*setup)(const struct mechanism *m, char *reason, size_t len);
+	/* Called by team thread number index (not the caller) before it runs. */
+	void (*thread_init)(const struct mechanism *m, int index);
+	/* Called by the caller once the team is running. */
+	int (*attach)(const struct mechanism *m, const struct mech_team *team);
+	void (*detach)(const struct mechanism *m);
+	/* One barrier. Returns 0 or -errno. */
+	int (*barrier)(const struct mechanism *m);
+	/* Called once per process when done. */
+	void (*teardown)(const struct mechanism *m);
+};
+
+extern const struct mechanism *const mechanisms[];
+extern const size_t nr_mechanisms;
+
+const struct mechanism *mech_find(const char *name);
+/* Probe with the built-in probe; fills reason. 0 when available. */
+int mech_probe(const struct mechanism *m, char *reason, size_t len);
+/* Comma-separated list of every name, for error messages. */
+const char *mech_names(void);
+
+/* Mechanisms shared helpers (mech-membarrier.c). */
+int sys_membarrier(int cmd, unsigned int flags, int cpu_id);
+/* QUERY mask, cached; -errno when the syscall is missing. */
+long membarrier_query(void);
+/* Name of a single command bit, or NULL. */
+const char *membarrier_cmd_name(int cmd);
+/* Probe a membarrier command against QUERY; used by several mechanisms. */
+int membarrier_probe_cmd(int cmd, const char *cmdname, const char *missing_hint,
+			 char *reason, size_t len);
+
+/* Acks received by team thread index from the signal mechanism (tests). */
+unsigned long mech_signal_acks(int index);
+
+#endif
