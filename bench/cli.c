@@ -298,3 +298,14 @@ void opts_apply_membind(const struct opts *o)
 	(void)o;
 #endif
 }
+
+void opts_free(struct opts *o)
+{
+	free(o->mechs);
+	free(o->threads);
+	if (o->topo)
+		hwloc_topology_destroy(o->topo);
+	o->mechs = NULL;
+	o->threads = NULL;
+	o->topo = NULL;
+}

@@ -78,5 +78,6 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 void usage_exp(FILE *f, const struct exp_spec *spec);
 /* Restrict memory to o->membind when given (libnuma). */
 void opts_apply_membind(const struct opts *o);
+void opts_free(struct opts *o);
 
 #endif

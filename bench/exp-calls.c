@@ -206,5 +206,6 @@ int exp_calls_main(int argc, char **argv)
 		overhead_check(&res, &o, null_mech);
 	results_emit(&res);
 	table_free(&t);
+	opts_free(&o);
 	return 0;
 }

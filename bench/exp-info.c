@@ -65,6 +65,7 @@ int exp_list_main(int argc, char **argv)
 		results_emit(&res);
 	}
 	table_free(&t);
+	opts_free(&o);
 	return 0;
 }
 
@@ -108,5 +109,6 @@ int exp_info_main(int argc, char **argv)
 	}
 	hostinfo_free(&h);
 	table_free(&t);
+	opts_free(&o);
 	return 0;
 }

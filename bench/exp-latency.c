@@ -225,5 +225,6 @@ int exp_latency_main(int argc, char **argv)
 	hist_free(&h);
 	table_free(&t);
 	table_free(&ht);
+	opts_free(&o);
 	return 0;
 }

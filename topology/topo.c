@@ -76,11 +76,10 @@ static int place_scatter(hwloc_topology_t topo, int n, struct placement *p,
 			 char *err, size_t len)
 {
 	hwloc_obj_t root = hwloc_get_root_obj(topo);
+	/* hwloc_distrib allocates each set itself. */
 	hwloc_bitmap_t *sets = xcalloc((size_t)n, sizeof(*sets));
 	int ret = 0;
 
-	for (int i = 0; i < n; i++)
-		sets[i] = hwloc_bitmap_alloc();
 	if (hwloc_distrib(topo, &root, 1, sets, (unsigned)n, INT_MAX, 0)) {
 		snprintf(err, len, "hwloc_distrib failed");
 		ret = -1;
@@ -100,7 +99,8 @@ static int place_scatter(hwloc_topology_t topo, int n, struct placement *p,
 		p->pu_os[i] = (int)pu->os_index;
 	}
 	for (int i = 0; i < n; i++)
-		hwloc_bitmap_free(sets[i]);
+		if (sets[i])
+			hwloc_bitmap_free(sets[i]);
 	free(sets);
 	return ret;
 }
