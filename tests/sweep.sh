@@ -1,0 +1,111 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The sweep end to end on a few cheap mechanisms: a results folder with every
+# file, figures rendered from its CSVs, report.md with the fidelity table,
+# compare of a run with itself, ^C leaving a complete folder, and bad input
+# to the readers (exit 2, nothing written).
+. "${top_srcdir:-.}/tests/lib.sh"
+
+PY=${PYTHON3:-python3}
+if ! command -v "$PY" >/dev/null 2>&1; then
+	echo "1..0 # SKIP python3 not found (apt-get install python3)"
+	exit 0
+fi
+RUNALL="$top_srcdir/bench/run-all"
+PLOT="$top_srcdir/plots/plot"
+REPORT="$top_srcdir/results/report"
+COMPARE="$top_srcdir/results/compare"
+plan 14
+
+sh "$RUNALL" --quick --mechanism null,fence,membarrier-private-expedited \
+	--mbbench "$MBBENCH" --out-root "$TMP/runs" >"$TMP/out" 2>"$TMP/err"
+ok $? "run-all --quick on three mechanisms finishes"
+run=$(ls -d "$TMP"/runs/*/ 2>/dev/null | head -n 1)
+run=${run%/}
+missing=
+for f in calls.csv latency.csv latency-histogram.csv run.json commands.txt report.md; do
+	[ -s "$run/$f" ] || missing="$missing $f"
+done
+[ -n "$run" ] && [ -z "$missing" ]
+ok $? "the folder has every file (missing:${missing:- none})"
+case $run in *.incomplete) false ;; *) true ;; esac
+ok $? "the folder got its final name"
+
+"$PY" - "$run/run.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["format_version"] == 1 and d["interrupted"] is False
+assert d["points_done"] == d["points_planned"] == 6, d["points_done"]
+assert d["info"]["host"]["kernel"]
+assert {p["experiment"] for p in d["points"]} == {"calls", "latency"}
+PY
+ok $? "run.json: versioned, complete, host facts and every point's envelope"
+
+grep -q '^mbbench calls --mechanism null' "$run/commands.txt"
+ok $? "commands.txt lists the exact commands"
+
+if command -v gnuplot >/dev/null 2>&1; then
+	good=0
+	for f in calls latency-cdf; do
+		[ "$(head -c 4 "$run/plots/$f.png" | od -An -c | tr -d ' ')" = "211PNG" ] &&
+			[ "$(wc -c <"$run/plots/$f.png")" -gt 2000 ] &&
+			grep -q '<svg' "$run/plots/$f.svg" && good=$((good + 1))
+	done
+	[ "$good" -eq 2 ]
+	ok $? "figures calls and latency-cdf rendered as valid, non-empty PNG and SVG"
+else
+	skip "gnuplot not found: apt-get install gnuplot-nox"
+fi
+
+grep -q '^## Fidelity to the 2010 figures' "$run/report.md" &&
+	grep -q 'expedited ns/call, T=1 | 2.02 µs' "$run/report.md" &&
+	grep -q '^| 1 |' "$run/report.md"
+ok $? "report.md has the calls table and the fidelity table with the seed's figures"
+
+"$COMPARE" "$run" "$run" >"$TMP/cmp.md"
+[ $? -eq 0 ] && grep -q '| 1.000 | ~ |' "$TMP/cmp.md" && ! grep -q '| \*' "$TMP/cmp.md"
+ok $? "compare of a run with itself: every ratio 1.000, nothing significant"
+
+# ^C after the first point: the sweep stops between points, folder complete.
+env --default-signal=INT sh "$RUNALL" --quick --mechanism null,fence,membarrier-private-expedited \
+	--mbbench "$MBBENCH" --out-root "$TMP/int" >"$TMP/int.out" 2>"$TMP/int.err" &
+pid=$!
+i=0
+while [ ! -s "$(ls -d "$TMP"/int/*.incomplete/commands.txt 2>/dev/null | head -n 1)" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -INT $pid
+wait $pid
+rc=$?
+irun=$(ls -d "$TMP"/int/*/ | head -n 1)
+irun=${irun%/}
+"$PY" - "$irun/run.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["interrupted"] is True and 1 <= d["points_done"] < d["points_planned"], d
+PY
+ok $? "^C: exit $rc, folder $(basename "$irun") has a valid run.json marked interrupted"
+[ -s "$irun/calls.csv" ] && [ -s "$irun/report.md" ] && ! ls "$irun" | grep -q '\.tmp'
+ok $? "^C: what finished is there as whole files"
+
+# Bad input to the readers: one line, exit 2, nothing written.
+mkdir "$TMP/notrun"
+"$REPORT" "$TMP/notrun" 2>"$TMP/e1"; r1=$?
+"$REPORT" "$TMP/missing" 2>"$TMP/e2"; r2=$?
+"$COMPARE" "$run" "$TMP/notrun" 2>"$TMP/e3"; r3=$?
+[ $r1 -eq 2 ] && [ $r2 -eq 2 ] && [ $r3 -eq 2 ] &&
+	[ "$(cat "$TMP/e1" "$TMP/e2" "$TMP/e3" | wc -l)" -eq 3 ] && [ -z "$(ls "$TMP/notrun")" ]
+ok $? "report/compare on a missing or non-results folder: exit 2, one line each"
+mkdir "$TMP/half.incomplete" && cp "$run/calls.csv" "$TMP/half.incomplete/"
+"$REPORT" "$TMP/half.incomplete" 2>"$TMP/e4"
+[ $? -eq 2 ] && [ ! -e "$TMP/half.incomplete/report.md" ]
+ok $? "report on an incomplete folder: exit 2, no report written"
+"$PLOT" "$TMP/notrun" 2>"$TMP/e5"; r5=$?
+"$REPORT" "$run" --output "$TMP/missing/r.md" 2>"$TMP/e6"; r6=$?
+[ $r5 -eq 2 ] && [ $r6 -eq 2 ] && [ ! -e "$TMP/missing" ] && [ ! -e "$TMP/notrun/plots" ]
+ok $? "plot on a non-results folder, report to an unwritable destination: exit 2"
+sh "$RUNALL" --mechanism nosuch --mbbench "$MBBENCH" --out-root "$TMP/bad" 2>"$TMP/e7"
+[ $? -eq 2 ] && [ -z "$(ls "$TMP/bad" 2>/dev/null)" ]
+ok $? "run-all with an unknown mechanism: exit 2, no folder"
+done_testing
