@@ -107,13 +107,16 @@ static void parse_mechs(struct opts *o, const char *arg)
 	free(copy);
 }
 
-static void parse_threads(struct opts *o, const char *arg)
+/* min 0: --threads counts the threads besides the caller. */
+static void parse_threads(struct opts *o, const char *arg, int min)
 {
+	int max = min ? MAX_THREADS : MAX_THREADS - 1;
+
 	free(o->threads);
 	o->threads = NULL;
-	if (parse_int_list(arg, 1, MAX_THREADS, &o->threads, &o->nthreads))
-		die_usage("bad --threads '%s' (use counts 1..%d like 1,2,4 or 1-8)",
-			  arg, MAX_THREADS);
+	if (parse_int_list(arg, min, max, &o->threads, &o->nthreads))
+		die_usage("bad --threads '%s' (use counts %d..%d like 1,2,4 or 1-8)",
+			  arg, min, max);
 }
 
 void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts *o)
@@ -123,6 +126,7 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 	size_t next = 0, nextra = 0;
 	int have_dur = 0, have_it = 0, c;
 	const char *threads_arg = spec->def_threads;
+	int zero_ok = spec->threads_zero_ok;
 	char err[256];
 
 	memset(o, 0, sizeof(*o));
@@ -159,7 +163,7 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 			break;
 		case OPT_THREADS:
 			threads_arg = optarg;
-			parse_threads(o, optarg);
+			parse_threads(o, optarg, !spec->threads_zero_ok);
 			break;
 		case OPT_PLACEMENT:
 			o->placement = optarg;
@@ -261,7 +265,7 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 			o->threads[0] = topo_npus(o->topo);
 			o->nthreads = 1;
 		} else if (threads_arg) {
-			parse_threads(o, threads_arg);
+			parse_threads(o, threads_arg, !spec->threads_zero_ok);
 		} else {
 			int n = topo_npus(o->topo);
 
@@ -277,8 +281,8 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 		struct placement pl;
 
 		for (int i = 0; i < o->nthreads; i++)
-			if (o->threads[i] > maxt)
-				maxt = o->threads[i];
+			if (o->threads[i] + zero_ok > maxt)
+				maxt = o->threads[i] + zero_ok;
 		if (placement_compute(o->topo, o->placement, maxt, &pl, err, sizeof(err)))
 			die_usage("%s", err);
 		if (placement_check_affinity(&pl, err, sizeof(err)))

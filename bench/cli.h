@@ -72,6 +72,8 @@ struct exp_spec {
 	const char *def_threads;	/* NULL = 1..ncpus */
 	double def_duration_s;
 	int def_repeat;
+	/* --threads counts other threads, so 0 is valid (default: >= 1). */
+	int threads_zero_ok;
 };
 
 void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts *o);

@@ -10,7 +10,7 @@
 #ifndef MBBENCH_BARRIER_H
 #define MBBENCH_BARRIER_H
 
-#define barrier() __asm__ __volatile__("" ::: "memory")
+#define compiler_barrier() __asm__ __volatile__("" ::: "memory")
 
 static inline void smp_mb_full(void)
 {
@@ -26,7 +26,7 @@ static inline void cpu_relax(void)
 #if defined(__x86_64__) || defined(__i386__)
 	__asm__ __volatile__("pause" ::: "memory");
 #else
-	barrier();
+	compiler_barrier();
 #endif
 }
 

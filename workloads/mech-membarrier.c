@@ -86,8 +86,7 @@ int membarrier_probe_cmd(int cmd, const char *cmdname, const char *missing_hint,
 	return 0;
 }
 
-/* Registration command for each barrier command (0: none needed). */
-static int register_cmd(int cmd)
+int membarrier_register_cmd(int cmd)
 {
 	switch (cmd) {
 	case MEMBARRIER_CMD_GLOBAL_EXPEDITED:
@@ -105,7 +104,7 @@ static int register_cmd(int cmd)
 
 static int mb_probe(const struct mechanism *m, char *reason, size_t len)
 {
-	int reg = register_cmd(m->membarrier_cmd);
+	int reg = membarrier_register_cmd(m->membarrier_cmd);
 	const char *hint = m->membarrier_cmd == MEMBARRIER_CMD_GLOBAL ?
 				   " (absent when nohz_full is set)" : NULL;
 
@@ -121,7 +120,7 @@ static int mb_probe(const struct mechanism *m, char *reason, size_t len)
 
 static int mb_setup(const struct mechanism *m, char *reason, size_t len)
 {
-	int reg = register_cmd(m->membarrier_cmd);
+	int reg = membarrier_register_cmd(m->membarrier_cmd);
 
 	if (reg && sys_membarrier(reg, 0, 0) < 0) {
 		snprintf(reason, len, "MEMBARRIER_CMD_%s failed: %s",

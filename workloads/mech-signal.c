@@ -29,6 +29,8 @@ static _Atomic unsigned long *acks;	/* per team thread */
 static int acks_len;
 static _Atomic unsigned long acks_total;
 static const struct mech_team *team;
+/* Writers take turns, as liburcu's synchronize_rcu() does (rcu_gp_lock). */
+static pthread_mutex_t sig_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void mb_signal_handler(int sig)
 {
@@ -86,21 +88,28 @@ static int sig_barrier(const struct mechanism *m)
 {
 	unsigned long target;
 	unsigned int spins = 0;
+	pthread_t self = pthread_self();
+	int sent = 0;
 
 	(void)m;
-	if (!team || team->nthreads == 0) {
-		smp_mb_full();
-		return 0;
-	}
 	smp_mb_full();
-	target = atomic_load_explicit(&acks_total, memory_order_relaxed) +
-		 (unsigned long)team->nthreads;
+	if (!team || team->nthreads == 0)
+		return 0;
+	pthread_mutex_lock(&sig_lock);
+	target = atomic_load_explicit(&acks_total, memory_order_relaxed);
 	for (int i = 0; i < team->nthreads; i++) {
-		int err = pthread_kill(team->threads[i], MB_SIGNAL);
+		int err;
 
-		if (err)
+		if (pthread_equal(team->threads[i], self))
+			continue;
+		err = pthread_kill(team->threads[i], MB_SIGNAL);
+		if (err) {
+			pthread_mutex_unlock(&sig_lock);
 			return -err;
+		}
+		sent++;
 	}
+	target += (unsigned long)sent;
 	/* Spin while the targets run on other CPUs, yield if oversubscribed. */
 	while (atomic_load_explicit(&acks_total, memory_order_acquire) < target) {
 		if (++spins > 4096)
@@ -108,6 +117,7 @@ static int sig_barrier(const struct mechanism *m)
 		else
 			cpu_relax();
 	}
+	pthread_mutex_unlock(&sig_lock);
 	smp_mb_full();
 	return 0;
 }

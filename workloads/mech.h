@@ -52,6 +52,8 @@ const char *mech_names(void);
 int sys_membarrier(int cmd, unsigned int flags, int cpu_id);
 /* QUERY mask, cached; -errno when the syscall is missing. */
 long membarrier_query(void);
+/* The registration a barrier command needs first (0: none). */
+int membarrier_register_cmd(int cmd);
 /* Name of a single command bit, or NULL. */
 const char *membarrier_cmd_name(int cmd);
 /* Probe a membarrier command against QUERY; used by several mechanisms. */

@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: MIT
+/*
+ * contend: C callers issue barriers of one mechanism at full speed at the
+ * same time, as threads of one process or as C processes, while spinner
+ * threads keep the CPUs busy. Since the fix for CVE-2024-26602 every
+ * expedited membarrier IPI in the system is serialized by one kernel mutex
+ * (membarrier_ipi_mutex), so aggregate expedited barriers/s stop growing
+ * with C; signal and mprotect are not behind that mutex. Per-caller rates
+ * also show fairness.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "barrier.h"
+#include "experiment.h"
+#include "results.h"
+#include "util.h"
+
+#define MAX_CALLERS 1024
+
+static const struct col contend_cols[] = {
+	{ "mechanism", COL_STR },
+	{ "mode", COL_STR },
+	{ "callers", COL_INT },
+	{ "spinners", COL_INT },
+	{ "cpus", COL_STR },
+	{ "oversubscribed", COL_INT },
+	{ "repeats", COL_INT },
+	{ "aggregate_calls_per_s", COL_NUM },
+	{ "aggregate_calls_per_s_ci95", COL_NUM },
+	{ "per_caller_calls_per_s", COL_NUM },
+	{ "per_caller_min_calls_per_s", COL_NUM },
+	{ "per_caller_max_calls_per_s", COL_NUM },
+	{ "p50_ns", COL_NUM },
+	{ "p99_ns", COL_NUM },
+	{ "max_ns", COL_NUM },
+	{ "status", COL_STR },
+	{ "skip_reason", COL_STR },
+};
+
+enum { OPT_CALLERS = 1000, OPT_MODE, OPT_SPINNERS };
+
+static const struct option contend_opts[] = {
+	{ "callers", required_argument, NULL, OPT_CALLERS },
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "spinners", required_argument, NULL, OPT_SPINNERS },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct contend_args {
+	int *callers, ncallers;
+	int threads_mode, processes_mode;
+	int spinners;	/* -1: one per CPU beyond the callers */
+};
+
+static int contend_handle(int code, const char *arg, void *state)
+{
+	struct contend_args *a = state;
+	uint64_t v;
+
+	switch (code) {
+	case OPT_CALLERS:
+		free(a->callers);
+		a->callers = NULL;
+		return parse_int_list(arg, 1, MAX_CALLERS, &a->callers, &a->ncallers);
+	case OPT_MODE:
+		a->threads_mode = !strcmp(arg, "threads") || !strcmp(arg, "both");
+		a->processes_mode = !strcmp(arg, "processes") || !strcmp(arg, "both");
+		return a->threads_mode || a->processes_mode ? 0 : -1;
+	case OPT_SPINNERS:
+		if (parse_u64(arg, 0, 4096, &v) && strcmp(arg, "0"))
+			return -1;
+		a->spinners = (int)v;
+		return 0;
+	}
+	return -1;
+}
+
+static const char *contend_fix(int code)
+{
+	switch (code) {
+	case OPT_CALLERS:
+		return "(caller counts 1..1024 like 1,2,4 or 1-4)";
+	case OPT_MODE:
+		return "(use threads, processes or both)";
+	case OPT_SPINNERS:
+		return "(a count from 0 to 4096)";
+	}
+	return "";
+}
+
+/* Shared with the children in processes mode. */
+struct caller_slot {
+	uint64_t calls, ns;
+	int err;
+	struct hist h;	/* buckets live in the shared mapping too */
+};
+
+struct shared {
+	_Atomic int ready, attached, go, stop, callers_done;
+	struct caller_slot slot[];
+};
+
+struct run {
+	const struct mechanism *m;
+	hwloc_topology_t topo;
+	const struct placement *pl;	/* callers first, then spinners */
+	int callers, spinners;
+	struct shared *sh;
+};
+
+struct worker {
+	struct run *r;
+	int index;	/* < callers: a caller; else a spinner */
+};
+
+static void caller_loop(struct run *r, int i)
+{
+	struct caller_slot *s = &r->sh->slot[i];
+	const struct mechanism *m = r->m;
+
+	while (!atomic_load(&r->sh->go))
+		cpu_relax();
+	while (!atomic_load_explicit(&r->sh->stop, memory_order_relaxed)) {
+		uint64_t t0 = now_ns(), t1;
+		int e = m->barrier(m);
+
+		t1 = now_ns();
+		if (e) {
+			s->err = e;
+			break;
+		}
+		hist_add(&s->h, t1 - t0);
+		s->calls++;
+		s->ns += t1 - t0;
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct run *r = w->r;
+
+	topo_bind_self(r->topo, r->pl->pu_os[w->index]);
+	if (r->m->thread_init)
+		r->m->thread_init(r->m, w->index);
+	atomic_fetch_add(&r->sh->ready, 1);
+	if (w->index < r->callers) {
+		caller_loop(r, w->index);
+		atomic_fetch_add(&r->sh->callers_done, 1);
+	}
+	/*
+	 * Stay alive until every caller has finished its last barrier: a
+	 * signal-scheme caller waits for an ack from each thread it signalled.
+	 */
+	while (atomic_load_explicit(&r->sh->callers_done, memory_order_relaxed) <
+	       r->callers)
+		cpu_relax();
+	return NULL;
+}
+
+/* Run the given workers (indices) as threads of this process; join. */
+static void run_threads(struct run *r, const int *idx, int n)
+{
+	pthread_t *th = xcalloc((size_t)n, sizeof(*th));
+	struct worker *w = xcalloc((size_t)n, sizeof(*w));
+	struct mech_team mt;
+
+	for (int i = 0; i < n; i++) {
+		w[i].r = r;
+		w[i].index = idx[i];
+		if (pthread_create(&th[i], NULL, worker_main, &w[i]))
+			die("pthread_create: %s", strerror(errno));
+	}
+	/* The signal scheme needs the threads of this process to signal. */
+	mt.nthreads = n;
+	mt.threads = th;
+	if (r->m->attach && r->m->attach(r->m, &mt))
+		r->sh->slot[idx[0]].err = -ENOMEM;
+	atomic_fetch_add(&r->sh->attached, 1);
+	for (int i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	if (r->m->detach)
+		r->m->detach(r->m);
+	free(th);
+	free(w);
+}
+
+struct thread_batch {
+	struct run *r;
+	int *idx, n;
+};
+
+static void *batch_main(void *arg)
+{
+	struct thread_batch *b = arg;
+
+	run_threads(b->r, b->idx, b->n);
+	return NULL;
+}
+
+static size_t shared_size(int nslots)
+{
+	return sizeof(struct shared) + (size_t)nslots * sizeof(struct caller_slot) +
+	       (size_t)nslots * HIST_BUCKETS * sizeof(uint64_t);
+}
+
+static struct shared *shared_map(int nslots)
+{
+	size_t len = shared_size(nslots);
+	struct shared *sh = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	uint64_t *buckets;
+
+	if (sh == MAP_FAILED)
+		die("mmap: %s", strerror(errno));
+	buckets = (uint64_t *)&sh->slot[nslots];
+	for (int i = 0; i < nslots; i++) {
+		sh->slot[i].h.b = buckets + (size_t)i * HIST_BUCKETS;
+		sh->slot[i].h.min = UINT64_MAX;
+	}
+	return sh;
+}
+
+/*
+ * One repeat. Threads mode: every worker is a thread here. Processes mode:
+ * caller i is a child process with its share of the spinners.
+ */
+static int run_once(struct run *r, int processes, double duration_s,
+		    char *reason, size_t len)
+{
+	int total = r->callers + r->spinners;
+	pid_t *kids = NULL;
+	int nkids = 0, *idx = xcalloc((size_t)total, sizeof(int));
+	pthread_t driver;
+	struct thread_batch batch;
+	int ret = 0;
+
+	if (!processes) {
+		for (int i = 0; i < total; i++)
+			idx[i] = i;
+		batch.r = r;
+		batch.idx = idx;
+		batch.n = total;
+		if (pthread_create(&driver, NULL, batch_main, &batch))
+			die("pthread_create: %s", strerror(errno));
+	} else {
+		kids = xcalloc((size_t)r->callers, sizeof(pid_t));
+		fflush(NULL);
+		for (int c = 0; c < r->callers; c++) {
+			pid_t pid = fork();
+
+			if (pid < 0) {
+				snprintf(reason, len, "fork: %s", strerror(errno));
+				atomic_store(&r->sh->stop, 1);
+				atomic_store(&r->sh->go, 1);
+				ret = -1;
+				break;
+			}
+			if (pid == 0) {
+				char why[256];
+				int n = 0;
+
+				prctl(PR_SET_PDEATHSIG, SIGKILL);
+				if (r->m->setup && r->m->setup(r->m, why, sizeof(why)))
+					_exit(3);
+				idx[n++] = c;
+				for (int s = r->callers + c; s < total; s += r->callers)
+					idx[n++] = s;
+				run_threads(r, idx, n);
+				_exit(0);
+			}
+			kids[nkids++] = pid;
+		}
+	}
+	if (!ret) {
+		while (atomic_load(&r->sh->ready) < total ||
+		       atomic_load(&r->sh->attached) < (processes ? nkids : 1)) {
+			if (processes) {
+				int st;
+
+				for (int k = 0; k < nkids; k++)
+					if (waitpid(kids[k], &st, WNOHANG) == kids[k]) {
+						snprintf(reason, len, "a caller process failed to start");
+						ret = -1;
+						kids[k] = -1;
+					}
+				if (ret)
+					break;
+			}
+			usleep(1000);
+		}
+		atomic_store(&r->sh->go, 1);
+		if (!ret)
+			usleep((useconds_t)(duration_s * 1e6));
+		atomic_store(&r->sh->stop, 1);
+	}
+	if (!processes) {
+		pthread_join(driver, NULL);
+	} else {
+		for (int k = 0; k < nkids; k++) {
+			int st;
+
+			if (kids[k] > 0)
+				while (waitpid(kids[k], &st, 0) < 0 && errno == EINTR)
+					;
+		}
+		free(kids);
+	}
+	free(idx);
+	return ret;
+}
+
+static int point(struct results *res, struct table *t, const struct opts *o,
+		 const struct mechanism *m, int processes, int C, int S, double dur)
+{
+	struct run r = { .m = m, .topo = o->topo, .callers = C, .spinners = S };
+	struct placement pl;
+	char reason[256] = "", *cpus = NULL;
+	double *agg = xcalloc((size_t)o->repeat, sizeof(double));
+	double per_sum = 0, per_min = 1e300, per_max = 0;
+	struct hist all;
+	int row, err = 0, ok = 1;
+	struct summary s;
+
+	hist_init(&all);
+	if (placement_compute(o->topo, o->placement, C + S, &pl, reason, sizeof(reason)))
+		ok = 0;
+	for (int rep = 0; ok && rep < o->repeat; rep++) {
+		double sum = 0;
+
+		r.pl = &pl;
+		r.sh = shared_map(C);
+		if (run_once(&r, processes, dur, reason, sizeof(reason))) {
+			ok = 0;
+		} else {
+			for (int c = 0; c < C; c++) {
+				struct caller_slot *cs = &r.sh->slot[c];
+				double rate = cs->calls ? (double)cs->calls / dur : 0;
+
+				if (cs->err)
+					err = cs->err;
+				sum += rate;
+				per_sum += rate;
+				if (rate < per_min)
+					per_min = rate;
+				if (rate > per_max)
+					per_max = rate;
+				hist_merge(&all, &cs->h);
+			}
+			agg[rep] = sum;
+		}
+		munmap(r.sh, shared_size(C));
+	}
+	row = table_add_row(t);
+	table_set_str(t, row, "mechanism", m->name);
+	table_set_str(t, row, "mode", processes ? "processes" : "threads");
+	table_set_int(t, row, "callers", C);
+	table_set_int(t, row, "spinners", S);
+	if (ok) {
+		cpus = placement_cpus_str(&pl, 0, pl.n);
+		table_set_str(t, row, "cpus", cpus);
+		table_set_int(t, row, "oversubscribed", pl.oversubscribed);
+	}
+	if (ok && err) {
+		snprintf(reason, sizeof(reason), "barrier failed: %s", strerror(-err));
+		ok = 0;
+	}
+	if (ok && !all.count) {
+		snprintf(reason, sizeof(reason), "no barrier completed in %.3g s", dur);
+		ok = 0;
+	}
+	if (!ok) {
+		table_set_str(t, row, "status", "skipped");
+		table_set_str(t, row, "skip_reason", reason);
+	} else {
+		summarize(agg, o->repeat, &s);
+		table_set_int(t, row, "repeats", o->repeat);
+		table_set_num(t, row, "aggregate_calls_per_s", s.mean);
+		table_set_num(t, row, "aggregate_calls_per_s_ci95", s.ci95);
+		table_set_num(t, row, "per_caller_calls_per_s", per_sum / (C * o->repeat));
+		table_set_num(t, row, "per_caller_min_calls_per_s", per_min);
+		table_set_num(t, row, "per_caller_max_calls_per_s", per_max);
+		table_set_num(t, row, "p50_ns", hist_percentile(&all, 50));
+		table_set_num(t, row, "p99_ns", hist_percentile(&all, 99));
+		table_set_num(t, row, "max_ns", (double)all.max);
+		table_set_str(t, row, "status", "ok");
+		if (pl.oversubscribed)
+			results_note(res, "%s %s C=%d: oversubscribed (%d callers + %d spinners on %d CPUs)",
+				     m->name, processes ? "processes" : "threads", C, C, S,
+				     topo_npus(o->topo));
+	}
+	if (pl.n)
+		placement_free(&pl);
+	free(cpus);
+	free(agg);
+	hist_free(&all);
+	return ok ? 0 : -1;
+}
+
+int exp_contend_main(int argc, char **argv)
+{
+	struct contend_args a = { .threads_mode = 1, .spinners = -1 };
+	struct exp_spec spec = {
+		.name = "contend",
+		.synopsis = "Concurrent callers: C callers (threads or processes) issue barriers at once.",
+		.common = CO_MECH | CO_PLACEMENT | CO_DURATION | CO_REPEAT | CO_FORMAT |
+			  CO_JSON | CO_OUTPUT,
+		.extra = contend_opts,
+		.extra_help =
+			"  --callers LIST               caller counts C (default 1..2 x CPUs, at most 1024)\n"
+			"  --mode threads|processes|both  callers as threads of one process or as processes\n"
+			"  --spinners N                 spinning threads besides the callers\n"
+			"                               (default: CPUs - 1)\n",
+		.handle = contend_handle,
+		.bad_value = contend_fix,
+		.state = &a,
+		.def_mech = "membarrier-private-expedited,signal,mprotect",
+		.def_duration_s = 0.3,
+		.def_repeat = 3,
+	};
+	struct opts o;
+	struct table t;
+	struct results res;
+	int npus, npoints, pointno = 0;
+
+	opts_parse(argc, argv, &spec, &o);
+	if (o.iterations)
+		die_usage("contend runs for a --duration (every caller at full speed); --iterations does not apply");
+	npus = topo_npus(o.topo);
+	if (!a.callers) {
+		a.ncallers = 2 * npus;
+		a.callers = xcalloc((size_t)a.ncallers, sizeof(int));
+		for (int i = 0; i < a.ncallers; i++)
+			a.callers[i] = i + 1;
+	}
+	if (a.spinners < 0)
+		a.spinners = npus - 1;
+	table_init(&t, contend_cols, (int)(sizeof(contend_cols) / sizeof(contend_cols[0])));
+	results_begin(&res, &o, &t);
+	npoints = o.nmechs * a.ncallers * (a.threads_mode + a.processes_mode);
+	for (int mi = 0; mi < o.nmechs; mi++) {
+		const struct mechanism *m = o.mechs[mi];
+		char reason[256];
+
+		for (int mode = 0; mode < 2; mode++) {
+			if ((mode == 0 && !a.threads_mode) || (mode == 1 && !a.processes_mode))
+				continue;
+			for (int ci = 0; ci < a.ncallers; ci++) {
+				progress("contend", ++pointno, npoints, m->name);
+				if (mech_prepare(m, reason, sizeof(reason))) {
+					int row = table_add_row(&t);
+
+					table_set_str(&t, row, "mechanism", m->name);
+					table_set_str(&t, row, "mode", mode ? "processes" : "threads");
+					table_set_int(&t, row, "callers", a.callers[ci]);
+					table_set_int(&t, row, "spinners", a.spinners);
+					table_set_str(&t, row, "status", "skipped");
+					table_set_str(&t, row, "skip_reason", reason);
+					continue;
+				}
+				point(&res, &t, &o, m, mode, a.callers[ci], a.spinners, o.duration_s);
+				if (m->teardown)
+					m->teardown(m);
+			}
+		}
+	}
+	results_note(&res, "expedited membarrier commands share one kernel mutex (membarrier_ipi_mutex) since the CVE-2024-26602 fix; signal takes a per-process user-space lock (as liburcu does) and mprotect the mm lock instead");
+	results_emit(&res);
+	table_free(&t);
+	free(a.callers);
+	opts_free(&o);
+	return 0;
+}

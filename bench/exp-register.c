@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+/*
+ * register: the cost of MEMBARRIER_CMD_REGISTER_* with 0, 1, N other
+ * threads already running, of the first barrier after it, and of a barrier
+ * in steady state; also of creating a thread before and after registration.
+ * Registering once other threads exist makes the kernel wait for a grace
+ * period (sync_runqueues_membarrier_state), which runtimes that register
+ * lazily (.NET) paid at start-up. Each repeat is a fresh process, since a
+ * registration cannot be undone.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "barrier.h"
+#include "experiment.h"
+#include "results.h"
+#include "util.h"
+
+#define STEADY_CALLS 200
+#define CREATE_SAMPLES 20
+
+static const struct col reg_cols[] = {
+	{ "mechanism", COL_STR },
+	{ "register_command", COL_STR },
+	{ "other_threads", COL_INT },
+	{ "behaviour", COL_STR },
+	{ "repeats", COL_INT },
+	{ "register_ns", COL_NUM },
+	{ "register_ns_ci95", COL_NUM },
+	{ "first_barrier_ns", COL_NUM },
+	{ "first_barrier_ns_ci95", COL_NUM },
+	{ "steady_barrier_ns", COL_NUM },
+	{ "thread_create_unregistered_ns", COL_NUM },
+	{ "thread_create_registered_ns", COL_NUM },
+	{ "status", COL_STR },
+	{ "skip_reason", COL_STR },
+};
+
+struct sample {
+	int err;
+	char why[160];
+	double reg_ns, first_ns, steady_ns, create_before_ns, create_after_ns;
+};
+
+static _Atomic int stop_flag;
+
+static void *other_main(void *arg)
+{
+	enum behaviour *b = arg;
+
+	behaviour_run(*b, &stop_flag);
+	return NULL;
+}
+
+static void *empty_main(void *arg)
+{
+	return arg;
+}
+
+static double create_cost(void)
+{
+	uint64_t t0 = now_ns();
+
+	for (int i = 0; i < CREATE_SAMPLES; i++) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, empty_main, NULL))
+			return -1;
+		pthread_join(t, NULL);
+	}
+	return (double)(now_ns() - t0) / CREATE_SAMPLES;
+}
+
+/* In a fresh child: N other threads, then time the registration. */
+static void child(const struct opts *o, const struct mechanism *m, int reg,
+		  int nother, int fd)
+{
+	struct sample s;
+	pthread_t *th = xcalloc((size_t)(nother ? nother : 1), sizeof(*th));
+	enum behaviour beh = o->beh;
+	struct placement pl;
+	char err[256];
+	uint64_t t0;
+
+	memset(&s, 0, sizeof(s));
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (placement_compute(o->topo, o->placement, nother + 1, &pl, err, sizeof(err)))
+		_exit(3);
+	topo_bind_self(o->topo, pl.pu_os[0]);
+	s.create_before_ns = create_cost();
+	for (int i = 0; i < nother; i++) {
+		cpu_set_t set;
+
+		if (pthread_create(&th[i], NULL, other_main, &beh))
+			_exit(3);
+		CPU_ZERO(&set);
+		CPU_SET(pl.pu_os[i + 1], &set);
+		pthread_setaffinity_np(th[i], sizeof(set), &set);
+	}
+	usleep(2000);	/* let them start running or block */
+	t0 = now_ns();
+	if (sys_membarrier(reg, 0, 0) < 0) {
+		s.err = errno;
+		snprintf(s.why, sizeof(s.why), "MEMBARRIER_CMD_%s: %s",
+			 membarrier_cmd_name(reg), strerror(errno));
+	}
+	s.reg_ns = (double)(now_ns() - t0);
+	if (!s.err) {
+		t0 = now_ns();
+		if (m->barrier(m))
+			s.err = EIO;
+		s.first_ns = (double)(now_ns() - t0);
+		t0 = now_ns();
+		for (int i = 0; i < STEADY_CALLS && !s.err; i++)
+			if (m->barrier(m))
+				s.err = EIO;
+		s.steady_ns = (double)(now_ns() - t0) / STEADY_CALLS;
+		s.create_after_ns = create_cost();
+		if (s.err && !s.why[0])
+			snprintf(s.why, sizeof(s.why), "barrier failed after registration");
+	}
+	stop_wake(&stop_flag);
+	for (int i = 0; i < nother; i++)
+		pthread_join(th[i], NULL);
+	if (write(fd, &s, sizeof(s)) != (ssize_t)sizeof(s))
+		_exit(4);
+	_exit(0);
+}
+
+static int one(const struct opts *o, const struct mechanism *m, int reg, int nother,
+	       struct sample *s)
+{
+	int p[2], st;
+	pid_t pid;
+	ssize_t n;
+
+	if (pipe(p))
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		close(p[0]);
+		child(o, m, reg, nother, p[1]);
+	}
+	close(p[1]);
+	n = read(p[0], s, sizeof(*s));
+	close(p[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (n != (ssize_t)sizeof(*s)) {
+		memset(s, 0, sizeof(*s));
+		s->err = EIO;
+		snprintf(s->why, sizeof(s->why), "measuring process failed (status %d)", st);
+	}
+	return 0;
+}
+
+int exp_register_main(int argc, char **argv)
+{
+	struct exp_spec spec = {
+		.name = "register",
+		.synopsis = "Registration cost: REGISTER_* with N other threads running, first barrier, thread creation.",
+		.common = CO_MECH | CO_THREADS | CO_PLACEMENT | CO_BEHAVIOUR | CO_REPEAT |
+			  CO_FORMAT | CO_JSON | CO_OUTPUT,
+		.extra_help = "  --threads here counts the OTHER threads running at registration (0 allowed)\n",
+		.def_mech = "membarrier-global-expedited,membarrier-private-expedited,"
+			    "membarrier-private-expedited-sync-core,membarrier-private-expedited-rseq",
+		.def_threads = "0,1",
+		.threads_zero_ok = 1,
+		.def_repeat = 5,
+	};
+	struct opts o;
+	struct table t;
+	struct results res;
+	int npoints, pointno = 0;
+
+	opts_parse(argc, argv, &spec, &o);
+	table_init(&t, reg_cols, (int)(sizeof(reg_cols) / sizeof(reg_cols[0])));
+	results_begin(&res, &o, &t);
+	npoints = o.nmechs * o.nthreads;
+	for (int mi = 0; mi < o.nmechs; mi++) {
+		const struct mechanism *m = o.mechs[mi];
+		int reg = membarrier_register_cmd(m->membarrier_cmd);
+		char reason[256];
+
+		for (int ti = 0; ti < o.nthreads; ti++) {
+			int nother = o.threads[ti], row = table_add_row(&t);
+			double *regs = xcalloc((size_t)o.repeat, sizeof(double));
+			double *firsts = xcalloc((size_t)o.repeat, sizeof(double));
+			double steady = 0, cb = 0, ca = 0;
+			struct summary sr, sf;
+			struct sample s;
+			int bad = 0;
+
+			progress("register", ++pointno, npoints, m->name);
+			table_set_str(&t, row, "mechanism", m->name);
+			table_set_int(&t, row, "other_threads", nother);
+			table_set_str(&t, row, "behaviour", behaviour_name(o.beh));
+			if (!reg) {
+				snprintf(reason, sizeof(reason), "%s needs no registration", m->name);
+				bad = 1;
+			} else if (mech_probe(m, reason, sizeof(reason))) {
+				bad = 1;
+			}
+			if (reg)
+				table_set_str(&t, row, "register_command", membarrier_cmd_name(reg));
+			for (int r = 0; r < o.repeat && !bad; r++) {
+				if (one(&o, m, reg, nother, &s) || s.err) {
+					snprintf(reason, sizeof(reason), "%s", s.why[0] ? s.why : "fork failed");
+					bad = 1;
+					break;
+				}
+				regs[r] = s.reg_ns;
+				firsts[r] = s.first_ns;
+				steady += s.steady_ns / o.repeat;
+				cb += s.create_before_ns / o.repeat;
+				ca += s.create_after_ns / o.repeat;
+			}
+			if (bad) {
+				table_set_str(&t, row, "status", "skipped");
+				table_set_str(&t, row, "skip_reason", reason);
+			} else {
+				summarize(regs, o.repeat, &sr);
+				summarize(firsts, o.repeat, &sf);
+				table_set_int(&t, row, "repeats", o.repeat);
+				table_set_num(&t, row, "register_ns", sr.mean);
+				table_set_num(&t, row, "register_ns_ci95", sr.ci95);
+				table_set_num(&t, row, "first_barrier_ns", sf.mean);
+				table_set_num(&t, row, "first_barrier_ns_ci95", sf.ci95);
+				table_set_num(&t, row, "steady_barrier_ns", steady);
+				table_set_num(&t, row, "thread_create_unregistered_ns", cb);
+				table_set_num(&t, row, "thread_create_registered_ns", ca);
+				table_set_str(&t, row, "status", "ok");
+			}
+			free(regs);
+			free(firsts);
+		}
+	}
+	results_note(&res, "each repeat is a fresh process; thread creation is pthread_create + join of an empty thread, mean of %d", CREATE_SAMPLES);
+	results_emit(&res);
+	table_free(&t);
+	opts_free(&o);
+	return 0;
+}

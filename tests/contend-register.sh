@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Concurrent callers and registration cost: real short runs, parsed back;
+# bad input gets exit 2 and writes nothing.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+PY=${PYTHON3:-python3}
+if ! command -v "$PY" >/dev/null 2>&1; then
+	echo "1..0 # SKIP python3 not found"
+	exit 0
+fi
+plan 6
+if "$MBBENCH" list --format csv | grep -q '^membarrier-private-expedited,1,'; then
+	"$MBBENCH" contend --mechanism membarrier-private-expedited,signal --callers 1,2 \
+		--mode both --duration 0.1 --repeat 2 --format csv >"$TMP/c.csv" 2>"$TMP/err"
+	ok $? "contend with 1 and 2 callers, threads and processes, ran"
+	"$PY" - "$TMP/c.csv" <<'PY'
+import csv, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 8, len(rows)
+for r in rows:
+    assert r["status"] == "ok", r
+    agg = float(r["aggregate_calls_per_s"])
+    assert math.isfinite(agg) and agg > 0, r
+    assert float(r["per_caller_min_calls_per_s"]) <= float(r["per_caller_max_calls_per_s"])
+two = [r for r in rows if r["callers"] == "2"]
+for r in two:
+    # the aggregate is the sum over callers: at least each caller's minimum twice
+    assert float(r["aggregate_calls_per_s"]) >= 2 * float(r["per_caller_min_calls_per_s"]) * 0.99, r
+PY
+	ok $? "2 callers: aggregate and per-caller rates reported, positive, consistent"
+	"$MBBENCH" register --mechanism membarrier-private-expedited --threads 0,1 --repeat 2 \
+		--format csv >"$TMP/r.csv" 2>"$TMP/err"
+	"$PY" - "$TMP/r.csv" <<'PY'
+import csv, sys
+rows = {r["other_threads"]: r for r in csv.DictReader(open(sys.argv[1]))}
+assert set(rows) == {"0", "1"}, rows.keys()
+for r in rows.values():
+    assert r["status"] == "ok" and float(r["register_ns"]) > 0 and float(r["steady_barrier_ns"]) > 0, r
+    assert r["register_command"] == "REGISTER_PRIVATE_EXPEDITED"
+PY
+	ok $? "registration timed with 0 and 1 other threads"
+else
+	skip "membarrier-private-expedited unavailable here"
+	skip "membarrier-private-expedited unavailable here"
+	skip "membarrier-private-expedited unavailable here"
+fi
+"$MBBENCH" register --mechanism fence --threads 0 --repeat 1 --format csv >"$TMP/f.csv"
+grep -q 'skipped,fence needs no registration' "$TMP/f.csv"
+ok $? "a mechanism without registration is a skipped row with its reason"
+
+bad=0
+for args in "contend --callers 0" "contend --callers 1025" "contend --callers x" \
+	"contend --mode both-ways" "contend --spinners -1" "contend --iterations 5" \
+	"register --threads -1" "register --threads 4096"; do
+	# shellcheck disable=SC2086
+	"$MBBENCH" $args --output "$TMP/o" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/err")" -ne 1 ] || [ -e "$TMP/o" ] || [ -s "$TMP/out" ]; then
+		diag "$args: rc=$rc $(cat "$TMP/err")"
+		bad=$((bad + 1))
+	fi
+done
+[ $bad -eq 0 ]
+ok $? "bad callers/mode/spinners/threads: exit 2, one line, nothing written"
+"$MBBENCH" contend --callers 2000 2>&1 | grep -q '1..1024'
+ok $? "the caller limit (1024) is named in the error"
+done_testing
