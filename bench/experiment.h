@@ -16,6 +16,7 @@ int exp_list_main(int argc, char **argv);
 int exp_info_main(int argc, char **argv);
 int exp_calls_main(int argc, char **argv);
 int exp_latency_main(int argc, char **argv);
+int exp_disturb_main(int argc, char **argv);
 
 /*
  * Shared by experiments that run a mechanism over a team: probe, set up and
