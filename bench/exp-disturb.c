@@ -208,13 +208,6 @@ static char **split_cmd(const char *cmd, int *argc, enum role *role, char **tool
 	if (!n)
 		die_usage("--victim-cmd needs a command, e.g. \"oslat -f 5\"");
 	argv[n] = NULL;
-	base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-	if (!strcmp(base, "oslat"))
-		*role = ROLE_FOREIGN_RT;
-	else if (!strcmp(base, "cyclictest"))
-		*role = ROLE_FOREIGN_SLEEP;
-	else
-		die_usage("--victim-cmd '%s': only oslat or cyclictest (rt-tests) are understood", argv[0]);
 	if (strchr(argv[0], '/')) {
 		if (access(argv[0], X_OK))
 			die_usage("--victim-cmd: '%s' is not an executable file", argv[0]);
@@ -234,6 +227,13 @@ static char **split_cmd(const char *cmd, int *argc, enum role *role, char **tool
 		if (!found)
 			die_usage("--victim-cmd: '%s' not found in PATH (Debian: apt-get install rt-tests)", argv[0]);
 	}
+	base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	if (!strcmp(base, "oslat"))
+		*role = ROLE_FOREIGN_RT;
+	else if (!strcmp(base, "cyclictest"))
+		*role = ROLE_FOREIGN_SLEEP;
+	else
+		die_usage("--victim-cmd '%s': only oslat or cyclictest (rt-tests) are understood", argv[0]);
 	for (int i = 1; i < n; i++)
 		if (!strncmp(argv[i], "--json", 6))
 			die_usage("--victim-cmd: leave out --json, disturb adds its own");

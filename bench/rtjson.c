@@ -363,11 +363,16 @@ int rtjson_read(const char *path, struct rt_result *r, struct hist *h,
 		uint64_t c = (uint64_t)hg->kids[i]->num;
 
 		r->samples += c;
-		if (k == maxkey)
+		/* oslat's last bucket holds everything at or above it. */
+		if (k == maxkey && !strcmp(r->tool, "oslat"))
 			r->overflow = c;
 		if (h && c)
 			hist_add_n(h, (uint64_t)(k * 1000), c);
 	}
+	/* cyclictest leaves samples beyond its -h range out of the histogram. */
+	if (r->samples && !strcmp(r->tool, "cyclictest") && !num(t0, "cycles", &cpu) &&
+	    cpu > (double)r->samples)
+		r->overflow = (uint64_t)cpu - r->samples;
 	/* The histogram's last bucket is open-ended: the true max is max_ns. */
 	if (h && h->count && r->max_ns > (double)h->max)
 		h->max = (uint64_t)r->max_ns;

@@ -35,7 +35,8 @@ struct rt_result {
 	int cpu;
 	double min_ns, avg_ns, max_ns;
 	uint64_t samples;	/* histogram total (0 when it has none) */
-	uint64_t overflow;	/* samples in the last, open-ended bucket */
+	uint64_t overflow;	/* oslat: samples in its last, open-ended bucket;
+				 * cyclictest: samples beyond its -h range */
 };
 
 /*
