@@ -526,7 +526,7 @@ static void run_round(struct run_ctx *c, const struct mechanism *m,
 	const struct opts *o = c->o;
 	struct victim_group g = { 0 };
 	struct team team;
-	struct team_cfg cfg;
+	struct team_cfg cfg = { 0 };
 	struct placement pl = { 0 };
 	enum behaviour behs[64];
 	int selfidx[64], nself = 0;
@@ -708,7 +708,7 @@ static void run_tool_round(struct run_ctx *c, const struct mechanism *m,
 	double tool_max[2] = { NAN, NAN };
 	char reason[512] = "";
 	struct team team;
-	struct team_cfg cfg;
+	struct team_cfg cfg = { 0 };
 	struct placement pl = { 0 };
 	char err[256];
 
@@ -873,6 +873,7 @@ int exp_disturb_main(int argc, char **argv)
 	enum role tool_role = ROLE_IDLE;
 	struct ipicount ic;
 	struct run_ctx c;
+	int rt_noted = 0;
 
 	opts_parse(argc, argv, &spec, &o);
 	if (o.iterations)
@@ -926,6 +927,22 @@ int exp_disturb_main(int argc, char **argv)
 		     ic.src_why[0] ? ": " : "", ic.src_why);
 	if (ic.attr_why[0])
 		results_note(&res, "mb_ipis (IPIs requested with a membarrier callback) not measured: %s", ic.attr_why);
+	for (int i = 0; i < nrounds; i++)
+		for (int k = 0; k < rounds[i].n; k++)
+			if (rounds[i].s[k].role == ROLE_FOREIGN_RT && !rt_noted) {
+				FILE *f = fopen("/proc/sys/kernel/sched_rt_runtime_us", "r");
+				long us = -1;
+
+				if (f) {
+					if (fscanf(f, "%ld", &us) != 1)
+						us = -1;
+					fclose(f);
+				}
+				if (us >= 0)
+					results_note(&res, "RT throttling is on (sched_rt_runtime_us=%ld): a busy-poll victim running past %.2f s in a second is stopped for the rest, which shows as a long gap in either phase",
+						     us, (double)us / 1e6);
+				rt_noted = 1;
+			}
 	results_note(&res, "ipis_per_barrier = (storm IPIs - baseline IPIs scaled to the storm's length) / barriers; the caller's CPU runs the callback itself and receives none");
 
 	for (int mi = 0; mi < o.nmechs; mi++) {
