@@ -77,7 +77,7 @@ static void json_tests(void)
 
 static void rt_tests(const char *dir)
 {
-	char path[512], err[256];
+	char path[512], err[256] = "";
 	struct rt_result r;
 	struct hist h;
 
