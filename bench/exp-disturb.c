@@ -993,5 +993,6 @@ int exp_disturb_main(int argc, char **argv)
 	free((void *)c.tool);
 	free(rounds);
 	table_free(&t);
+	opts_free(&o);
 	return 0;
 }

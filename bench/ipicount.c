@@ -183,7 +183,9 @@ static void open_attribution(struct ipicount *ic)
 		for (int s = 0; s < ic->ncpus; s++) {
 			int *p = &ic->afd[(size_t)t * (size_t)ic->ncpus + (size_t)s];
 
-			snprintf(filt, sizeof(filt), "(%s) && cpu == %d", cb, ic->targets[t]);
+			/* Only our caller's calls: other processes use ipi_mb too. */
+			snprintf(filt, sizeof(filt), "(%s) && cpu == %d && common_pid == %d",
+				 cb, ic->targets[t], ic->sender);
 			*p = perf_open_tp(id, s, filt);
 			if (*p == -ENODEV) {	/* offline CPU */
 				*p = -1;
@@ -210,6 +212,7 @@ void ipicount_open(struct ipicount *ic, int ncpus, enum ipi_source want,
 	long id[2];
 
 	memset(ic, 0, sizeof(*ic));
+	ic->sender = (int)syscall(SYS_gettid);
 	ic->ncpus = ncpus;
 	ic->src = IPI_SRC_PROC;
 	ic->ntargets = ntargets;

@@ -21,6 +21,7 @@ struct ipicount {
 	enum ipi_source src;	/* what ipis[] comes from */
 	char src_why[256];	/* why tracepoints are not used, or "" */
 	int *fd;		/* [cpu][2]: call_function_entry, _single_entry */
+	int sender;		/* tid whose membarrier calls are attributed */
 	int ntargets;
 	int *targets;		/* CPUs with membarrier-callback attribution */
 	int *afd;		/* [target][source cpu]: csd_queue_cpu, filtered */
@@ -38,7 +39,8 @@ struct ipisnap {
 
 /*
  * Open counters for CPUs 0..ncpus-1 and membarrier attribution for the
- * `ntargets` CPUs in targets. want = IPI_SRC_PROC skips the tracepoints.
+ * `ntargets` CPUs in targets, counting only calls made by the calling
+ * thread (the caller issues every barrier). want = IPI_SRC_PROC skips the tracepoints.
  */
 void ipicount_open(struct ipicount *ic, int ncpus, enum ipi_source want,
 		   const int *targets, int ntargets);
