@@ -226,11 +226,21 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 		case ':':
 			die_usage("%s needs a value", argv[optind - 1]);
 		default:
-			if (!spec->handle || spec->handle(c, optarg, spec->state))
+			if (!spec->handle || spec->handle(c, optarg, spec->state)) {
+				const char *name = argv[optind - 1];
+				char buf[64];
+
+				/* "--rate 0": argv[optind - 1] is the value; name the option. */
+				for (size_t i = 0; spec->extra && spec->extra[i].name; i++)
+					if (spec->extra[i].val == c) {
+						snprintf(buf, sizeof(buf), "--%s", spec->extra[i].name);
+						name = buf;
+					}
 				die_usage("bad value '%s' for %s%s%s", optarg ? optarg : "",
-					  argv[optind - 1],
+					  name,
 					  spec->bad_value ? " " : "",
 					  spec->bad_value ? spec->bad_value(c) : "");
+			}
 		}
 	}
 	free(table);

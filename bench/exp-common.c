@@ -19,7 +19,7 @@ int mech_prepare(const struct mechanism *m, char *reason, size_t len)
 int team_for(struct team *t, const struct opts *o, const struct mechanism *m,
 	     int nthreads, struct placement *pl, char *reason, size_t len)
 {
-	struct team_cfg cfg;
+	struct team_cfg cfg = { 0 };
 
 	if (placement_compute(o->topo, o->placement, nthreads, pl, reason, len))
 		return -1;

@@ -30,7 +30,7 @@ static void *worker_main(void *arg)
 	if (t->cfg.mech->thread_init)
 		t->cfg.mech->thread_init(t->cfg.mech, w->index);
 	pthread_barrier_wait(&t->start);
-	behaviour_run(t->cfg.beh, &t->stop);
+	behaviour_run(t->cfg.behs ? t->cfg.behs[w->index] : t->cfg.beh, &t->stop);
 	free(w);
 	return NULL;
 }
@@ -281,6 +281,48 @@ void harness_measure(const struct mechanism *m, uint64_t iterations,
 			if (batch > cap)
 				batch = cap;
 		}
+	}
+}
+
+void harness_paced(const struct mechanism *m, double rate_per_s,
+		   double duration_s, struct hist *h, struct measure *out)
+{
+	uint64_t start = now_ns(), end = start + (uint64_t)(duration_s * 1e9);
+	uint64_t period = rate_per_s > 0 ? (uint64_t)(1e9 / rate_per_s) : 0;
+	uint64_t next = start;
+
+	memset(out, 0, sizeof(*out));
+	for (;;) {
+		uint64_t t0, t1;
+		int e;
+
+		if (period) {
+			struct timespec ts;
+
+			if (next >= end)
+				break;
+			ts.tv_sec = (time_t)(next / 1000000000ull);
+			ts.tv_nsec = (long)(next % 1000000000ull);
+			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+				;
+		}
+		t0 = now_ns();
+		if (t0 >= end)
+			break;
+		e = m->barrier(m);
+		t1 = now_ns();
+		if (e) {
+			out->err = e;
+			break;
+		}
+		if (h)
+			hist_add(h, t1 - t0);
+		out->calls++;
+		out->ns += t1 - t0;
+		next += period;
+		/* More than one period late: restart the schedule from now. */
+		if (period && next + period < t1)
+			next = t1;
 	}
 }
 

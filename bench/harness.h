@@ -21,6 +21,7 @@ struct team_cfg {
 	hwloc_topology_t topo;
 	const struct placement *pl;	/* pl->n threads; thread 0 = caller */
 	enum behaviour beh;
+	const enum behaviour *behs;	/* per team thread (not the caller), or NULL: beh */
 	int other_process;		/* the other threads live in a child */
 	const struct mechanism *mech;
 };
@@ -53,6 +54,13 @@ struct measure {
  */
 void harness_measure(const struct mechanism *m, uint64_t iterations,
 		     double duration_s, struct hist *h, struct measure *out);
+/*
+ * Issue barriers at rate_per_s (0: back to back) for duration_s, on an
+ * absolute schedule (a late call does not cause a burst to catch up).
+ * Every call is timed into h when h is given.
+ */
+void harness_paced(const struct mechanism *m, double rate_per_s,
+		   double duration_s, struct hist *h, struct measure *out);
 /* A few calls not counted: first-touch and registration effects. */
 int harness_warmup(const struct mechanism *m, double budget_s);
 /* The same calls in the plainest loop: the reference for harness overhead. */

@@ -15,6 +15,7 @@
 static const struct experiment experiments[] = {
 	{ "calls", "barrier calls/s vs thread count, per mechanism", exp_calls_main },
 	{ "contend", "C concurrent callers: aggregate and per-caller barriers/s", exp_contend_main },
+	{ "disturb", "IPIs and latency a barrier storm causes on other CPUs", exp_disturb_main },
 	{ "info", "host facts recorded with every result", exp_info_main },
 	{ "latency", "per-call latency distribution per mechanism", exp_latency_main },
 	{ "list", "every mechanism, available here or why not", exp_list_main },

@@ -122,6 +122,19 @@ void hist_add(struct hist *h, uint64_t v)
 		h->max = v;
 }
 
+void hist_add_n(struct hist *h, uint64_t v, uint64_t n)
+{
+	if (!n)
+		return;
+	h->b[hist_index(v)] += n;
+	h->count += n;
+	h->sum += (double)v * (double)n;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+}
+
 void hist_merge(struct hist *dst, const struct hist *src)
 {
 	for (unsigned i = 0; i < HIST_BUCKETS; i++)

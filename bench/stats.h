@@ -35,6 +35,8 @@ void hist_init(struct hist *h);
 void hist_free(struct hist *h);
 void hist_reset(struct hist *h);
 void hist_add(struct hist *h, uint64_t v);
+/* n samples of value v at once (histograms read from other tools). */
+void hist_add_n(struct hist *h, uint64_t v, uint64_t n);
 void hist_merge(struct hist *dst, const struct hist *src);
 /* p in [0,100]; 0 when empty. */
 double hist_percentile(const struct hist *h, double p);

@@ -35,9 +35,10 @@ ok $? "the folder got its final name"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["format_version"] == 1 and d["interrupted"] is False
-assert d["points_done"] == d["points_planned"] == 6, d["points_done"]
+# calls and latency for each of the three, disturb for private-expedited
+assert d["points_done"] == d["points_planned"] == 7, d["points_done"]
 assert d["info"]["host"]["kernel"]
-assert {p["experiment"] for p in d["points"]} == {"calls", "latency"}
+assert {p["experiment"] for p in d["points"]} == {"calls", "latency", "disturb"}
 PY
 ok $? "run.json: versioned, complete, host facts and every point's envelope"
 

@@ -18,7 +18,7 @@ static int run_team(const struct mechanism *m, hwloc_topology_t topo, int T,
 		    struct team *team, char *err, size_t len, int keep)
 {
 	struct placement pl;
-	struct team_cfg cfg;
+	struct team_cfg cfg = { 0 };
 
 	if (placement_compute(topo, "compact", T, &pl, err, len))
 		return -1;

@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# disturb's bad input: one line on stderr naming the fix, exit 2, no files,
+# and no victim process started.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+NCPU=$(getconf _NPROCESSORS_ONLN)
+many=idle
+i=1
+while [ "$i" -lt "$NCPU" ]; do many="$many,idle"; i=$((i + 1)); done
+
+# name|args (split on spaces)
+cases="unknown role|disturb --roles dancer
+unknown role with a CPU|disturb --roles spinner@1
+more roles than CPUs|disturb --roles $many
+role on the caller's CPU|disturb --roles self-spin@0
+role on the caller's CPU moved|disturb --caller-cpu 1 --roles idle@1
+role on an absent CPU|disturb --roles idle@99999
+bad CPU after @|disturb --roles idle@one
+empty role list|disturb --roles ,
+two roles on one CPU|disturb --roles idle@1,self-spin@1
+rate 0|disturb --rate 0
+rate garbage|disturb --rate fast
+rate negative|disturb --rate -5
+rate huge|disturb --rate 99999999999
+rate bad unit|disturb --rate 10/min
+rt-prio 0|disturb --rt-prio 0
+rt-prio above 10|disturb --rt-prio 50
+absent caller CPU|disturb --caller-cpu 99999
+unknown ipi source|disturb --ipi-source guess
+victim command not found|disturb --victim-cmd no-such-oslat-xyz
+victim command path not found|disturb --victim-cmd /nonexistent/oslat
+victim command not an rt-tests tool|disturb --victim-cmd ls
+iterations|disturb --iterations 100
+unknown mechanism|disturb --mechanism nosuch
+output under a missing directory|disturb --output $TMP/missing/dir"
+
+n=$(printf '%s\n' "$cases" | wc -l)
+plan $((n * 2 + 1))
+while IFS='|' read -r name args; do
+	# shellcheck disable=SC2086
+	"$MBBENCH" $args >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	lines=$(wc -l <"$TMP/err")
+	[ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q '^mbbench: ' "$TMP/err"
+	ok $? "$name: exit 2 with one error line (rc=$rc, $lines lines: $(head -c 160 "$TMP/err"))"
+	[ ! -s "$TMP/out" ] && [ ! -e "$TMP/missing" ] && [ ! -e x ] &&
+		! pgrep -x mbbench-victim >/dev/null
+	ok $? "$name: nothing written, no victim started"
+done <<CASES
+$cases
+CASES
+# A value with blanks cannot go through the table above.
+"$MBBENCH" disturb --victim-cmd "oslat --json=$TMP/x.json" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -e "$TMP/x.json" ] && [ ! -s "$TMP/out" ]
+ok $? "victim command with its own --json: exit 2, nothing written ($(head -c 160 "$TMP/err"))"
+done_testing
