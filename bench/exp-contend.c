@@ -114,7 +114,7 @@ struct run {
 	const struct mechanism *m;
 	hwloc_topology_t topo;
 	const struct placement *pl;	/* callers first, then spinners */
-	int callers, spinners;
+	int callers, spinners;		/* spinners: in all (threads mode) */
 	struct shared *sh;
 };
 
@@ -233,7 +233,8 @@ static struct shared *shared_map(int nslots)
 
 /*
  * One repeat. Threads mode: every worker is a thread here. Processes mode:
- * caller i is a child process with its share of the spinners.
+ * caller i is a child process with spinners/callers spinners of its own, so
+ * every process has the shape of the one-caller case.
  */
 static int run_once(struct run *r, int processes, double duration_s,
 		    char *reason, size_t len)
@@ -274,8 +275,8 @@ static int run_once(struct run *r, int processes, double duration_s,
 				if (r->m->setup && r->m->setup(r->m, why, sizeof(why)))
 					_exit(3);
 				idx[n++] = c;
-				for (int s = r->callers + c; s < total; s += r->callers)
-					idx[n++] = s;
+				for (int k = 0; k < r->spinners / r->callers; k++)
+					idx[n++] = r->callers + c * (r->spinners / r->callers) + k;
 				run_threads(r, idx, n);
 				_exit(0);
 			}
@@ -323,7 +324,9 @@ static int run_once(struct run *r, int processes, double duration_s,
 static int point(struct results *res, struct table *t, const struct opts *o,
 		 const struct mechanism *m, int processes, int C, int S, double dur)
 {
-	struct run r = { .m = m, .topo = o->topo, .callers = C, .spinners = S };
+	/* Processes mode: S spinners in each caller process. */
+	struct run r = { .m = m, .topo = o->topo, .callers = C,
+			 .spinners = processes ? C * S : S };
 	struct placement pl;
 	char reason[256] = "", *cpus = NULL;
 	double *agg = xcalloc((size_t)o->repeat, sizeof(double));
@@ -333,7 +336,8 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 	struct summary s;
 
 	hist_init(&all);
-	if (placement_compute(o->topo, o->placement, C + S, &pl, reason, sizeof(reason)))
+	if (placement_compute(o->topo, o->placement, C + r.spinners, &pl, reason,
+			      sizeof(reason)))
 		ok = 0;
 	for (int rep = 0; ok && rep < o->repeat; rep++) {
 		double sum = 0;
@@ -396,7 +400,7 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 		table_set_str(t, row, "status", "ok");
 		if (pl.oversubscribed)
 			results_note(res, "%s %s C=%d: oversubscribed (%d callers + %d spinners on %d CPUs)",
-				     m->name, processes ? "processes" : "threads", C, C, S,
+				     m->name, processes ? "processes" : "threads", C, C, r.spinners,
 				     topo_npus(o->topo));
 	}
 	if (pl.n)
@@ -419,8 +423,9 @@ int exp_contend_main(int argc, char **argv)
 		.extra_help =
 			"  --callers LIST               caller counts C (default 1..2 x CPUs, at most 1024)\n"
 			"  --mode threads|processes|both  callers as threads of one process or as processes\n"
-			"  --spinners N                 spinning threads besides the callers\n"
-			"                               (default: CPUs - 1)\n",
+			"  --spinners N                 spinning threads besides the callers, in the\n"
+			"                               process (threads mode) or in each caller\n"
+			"                               process (processes mode); default CPUs - 1\n",
 		.handle = contend_handle,
 		.bad_value = contend_fix,
 		.state = &a,

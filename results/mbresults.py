@@ -10,7 +10,7 @@ import math
 import os
 import sys
 
-EXPERIMENTS = ("calls", "latency", "disturb", "rcu", "litmus")
+EXPERIMENTS = ("calls", "latency", "disturb", "contend", "register", "rcu", "litmus")
 
 
 class UsageError(Exception):

@@ -35,10 +35,11 @@ ok $? "the folder got its final name"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["format_version"] == 1 and d["interrupted"] is False
-# calls and latency for each of the three, disturb for private-expedited
-assert d["points_done"] == d["points_planned"] == 7, d["points_done"]
+# calls and latency for each of the three; disturb, contend and register
+# for private-expedited
+assert d["points_done"] == d["points_planned"] == 9, d["points_done"]
 assert d["info"]["host"]["kernel"]
-assert {p["experiment"] for p in d["points"]} == {"calls", "latency", "disturb"}
+assert {p["experiment"] for p in d["points"]} == {"calls", "latency", "disturb", "contend", "register"}
 PY
 ok $? "run.json: versioned, complete, host facts and every point's envelope"
 
@@ -47,13 +48,13 @@ ok $? "commands.txt lists the exact commands"
 
 if command -v gnuplot >/dev/null 2>&1; then
 	good=0
-	for f in calls latency-cdf; do
+	for f in calls latency-cdf disturb-ipis disturb-latency contend register; do
 		[ "$(head -c 4 "$run/plots/$f.png" | od -An -c | tr -d ' ')" = "211PNG" ] &&
 			[ "$(wc -c <"$run/plots/$f.png")" -gt 2000 ] &&
 			grep -q '<svg' "$run/plots/$f.svg" && good=$((good + 1))
 	done
-	[ "$good" -eq 2 ]
-	ok $? "figures calls and latency-cdf rendered as valid, non-empty PNG and SVG"
+	[ "$good" -eq 6 ]
+	ok $? "all six figures rendered as valid, non-empty PNG and SVG ($good of 6)"
 else
 	skip "gnuplot not found: apt-get install gnuplot-nox"
 fi
