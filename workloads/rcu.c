@@ -637,10 +637,20 @@ static void *rcu_thread(void *arg)
 	pthread_barrier_wait(t->go);
 	if (atomic_load(&t->r->stop))
 		return NULL;
-	if (t->writer)
+	if (t->writer) {
 		t->r->s->writer(t->r, t->idx);
-	else
+		atomic_fetch_add(&t->r->writers_done, 1);
+	} else {
+		struct timespec ts = { 0, 50000 };
+
 		t->r->s->reader(t->r, t->idx);
+		/*
+		 * Stay alive until every writer is out of synchronize: a
+		 * writer may still be waiting for this thread's signal ack.
+		 */
+		while (atomic_load(&t->r->writers_done) < t->r->nwriters)
+			nanosleep(&ts, NULL);
+	}
 	return NULL;
 }
 

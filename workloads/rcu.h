@@ -57,6 +57,7 @@ struct rcu_run {
 	const struct rcu_scheme *s;
 	struct rcu_obj *_Atomic gp;	/* the RCU-protected pointer */
 	_Atomic int stop;
+	_Atomic int writers_done;
 	int nreaders, nwriters;
 	uint64_t cs_ns, writer_delay_ns;
 	struct rcu_reader_slot *readers;
