@@ -68,26 +68,29 @@ struct rcu_args {
 	int readers, writers;	/* 0 = default rule */
 	uint64_t cs_ns, writer_delay_ns;
 	const char *schemes;
+	/* Raw values, checked after parsing so the error names the option. */
+	const char *readers_arg, *writers_arg, *cs_arg, *delay_arg;
 };
 
 static int rcu_handle(int code, const char *arg, void *state)
 {
 	struct rcu_args *a = state;
-	uint64_t v;
 
 	switch (code) {
 	case OPT_ALLOW_BROKEN:
 		a->allow_broken = 1;
 		return 0;
 	case OPT_CS_NS:
-		return parse_u64(arg, 0, 1000000000ull, &a->cs_ns);
+		a->cs_arg = arg;
+		return 0;
 	case OPT_WRITER_DELAY_NS:
-		return parse_u64(arg, 0, 1000000000ull, &a->writer_delay_ns);
+		a->delay_arg = arg;
+		return 0;
 	case OPT_READERS:
+		a->readers_arg = arg;
+		return 0;
 	case OPT_WRITERS:
-		if (parse_u64(arg, 1, MAX_THREADS, &v))
-			return -1;
-		*(code == OPT_READERS ? &a->readers : &a->writers) = (int)v;
+		a->writers_arg = arg;
 		return 0;
 	case OPT_SCHEME:
 		a->schemes = arg;
@@ -96,17 +99,27 @@ static int rcu_handle(int code, const char *arg, void *state)
 	return -1;
 }
 
-static const char *rcu_bad_value(int code)
+static void check_args(struct rcu_args *a)
 {
-	switch (code) {
-	case OPT_CS_NS:
-	case OPT_WRITER_DELAY_NS:
-		return "(nanoseconds, 0 to 1000000000)";
-	case OPT_READERS:
-	case OPT_WRITERS:
-		return "(a thread count from 1 to 4096)";
+	uint64_t v;
+
+	if (a->readers_arg) {
+		if (parse_u64(a->readers_arg, 1, MAX_THREADS, &v))
+			die_usage("bad --readers '%s' (a thread count from 1 to %d)",
+				  a->readers_arg, MAX_THREADS);
+		a->readers = (int)v;
 	}
-	return "";
+	if (a->writers_arg) {
+		if (parse_u64(a->writers_arg, 1, MAX_THREADS, &v))
+			die_usage("bad --writers '%s' (a thread count from 1 to %d)",
+				  a->writers_arg, MAX_THREADS);
+		a->writers = (int)v;
+	}
+	if (a->cs_arg && parse_u64(a->cs_arg, 0, 1000000000ull, &a->cs_ns))
+		die_usage("bad --cs-ns '%s' (nanoseconds, 0 to 1000000000)", a->cs_arg);
+	if (a->delay_arg && parse_u64(a->delay_arg, 0, 1000000000ull, &a->writer_delay_ns))
+		die_usage("bad --writer-delay-ns '%s' (nanoseconds, 0 to 1000000000)",
+			  a->delay_arg);
 }
 
 static int bind_cpu(void *arg, int cpu)
@@ -234,7 +247,6 @@ int exp_rcu_main(int argc, char **argv)
 			"  --writer-delay-ns N          writer pause between updates, ns (default 0)\n"
 			"  --writers W                  writer threads (default: CPUs / 4, >= 1)\n",
 		.handle = rcu_handle,
-		.bad_value = rcu_bad_value,
 		.state = &a,
 		.def_duration_s = 1.0,
 		.def_repeat = 3,
@@ -249,6 +261,7 @@ int exp_rcu_main(int argc, char **argv)
 	char *cpus;
 
 	opts_parse(argc, argv, &spec, &o);
+	check_args(&a);
 	if (o.iterations)
 		die_usage("rcu runs for a time: use --duration, not --iterations");
 	schemes = xcalloc(nr_rcu_schemes, sizeof(*schemes));
