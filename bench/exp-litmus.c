@@ -241,5 +241,6 @@ int exp_litmus_main(int argc, char **argv)
 	placement_free(&pl);
 	table_free(&t);
 	free(pairs);
+	opts_free(&o);
 	return failed ? 1 : 0;
 }

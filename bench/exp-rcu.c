@@ -352,5 +352,6 @@ int exp_rcu_main(int argc, char **argv)
 	placement_free(&pl);
 	table_free(&t);
 	free(schemes);
+	opts_free(&o);
 	return failed ? 1 : 0;
 }
