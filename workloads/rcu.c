@@ -457,21 +457,24 @@ static void our_teardown(struct rcu_run *r)
 	our_mech = NULL;
 }
 
-static void reader_init(int idx)
+/*
+ * Before the start barrier: a writer may signal this reader as soon as the
+ * run starts, and the handler must already know whose ack it is.
+ */
+static void reader_init(struct rcu_run *r, int idx)
 {
+	(void)r;
 	if (our_mech && our_mech->thread_init)
 		our_mech->thread_init(our_mech, idx);
 }
 
 static void reader_fence(struct rcu_run *r, int idx)
 {
-	reader_init(idx);
 	rcu_reader_loop(r, idx, lock_fence, unlock_fence, NULL, &our_readers[idx]);
 }
 
 static void reader_light(struct rcu_run *r, int idx)
 {
-	reader_init(idx);
 	rcu_reader_loop(r, idx, lock_light, unlock_light, NULL, &our_readers[idx]);
 }
 
@@ -509,6 +512,7 @@ static void writer_nowait(struct rcu_run *r, int idx)
 		.probe = mechname ? rcu_probe_mech : NULL,		\
 		.setup = our_setup,					\
 		.attach = our_attach,					\
+		.reader_init = reader_init,				\
 		.reader = rd,						\
 		.writer = wr,						\
 		.teardown = our_teardown,				\
@@ -633,6 +637,8 @@ static void *rcu_thread(void *arg)
 
 	if (t->bind && t->bind(t->bind_arg, t->cpu))
 		atomic_store(t->bind_failed, t->cpu + 1);
+	if (!t->writer && t->r->s->reader_init)
+		t->r->s->reader_init(t->r, t->idx);
 	pthread_barrier_wait(t->ready);
 	pthread_barrier_wait(t->go);
 	if (atomic_load(&t->r->stop))

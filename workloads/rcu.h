@@ -77,6 +77,8 @@ struct rcu_scheme {
 	int (*setup)(struct rcu_run *r, char *reason, size_t len);
 	/* Once the reader threads exist (reader_th valid), before they run. */
 	int (*attach)(struct rcu_run *r);
+	/* In each reader thread before the run starts (optional). */
+	void (*reader_init)(struct rcu_run *r, int idx);
 	/* Thread bodies: run until r->stop, counting into the slots. */
 	void (*reader)(struct rcu_run *r, int idx);
 	void (*writer)(struct rcu_run *r, int idx);
