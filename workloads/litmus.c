@@ -63,14 +63,14 @@ static inline void meet(uint64_t round)
 static inline void jitter(uint32_t *seed)
 {
 	for (unsigned int i = xorshift(seed) & JITTER_MASK; i; i--)
-		barrier();
+		compiler_barrier();
 }
 
 static inline void side_barrier(enum litmus_side s, const struct mechanism *m)
 {
 	switch (s) {
 	case LS_COMPILER:
-		barrier();
+		compiler_barrier();
 		break;
 	case LS_FENCE:
 		smp_mb_full();

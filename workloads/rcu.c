@@ -185,7 +185,7 @@ our_lock(struct our_reader *me, int fence)
 		if (fence)
 			smp_mb_full();
 		else
-			barrier();
+			compiler_barrier();
 	} else {
 		atomic_store_explicit(&me->ctr, tmp + GP_COUNT, memory_order_relaxed);
 	}
@@ -200,7 +200,7 @@ our_unlock(struct our_reader *me, int fence)
 	if (fence)
 		smp_mb_full();
 	else
-		barrier();
+		compiler_barrier();
 	atomic_store_explicit(&me->ctr, tmp - GP_COUNT, memory_order_relaxed);
 }
 
@@ -282,7 +282,7 @@ static void qsbr_qs(void *a)
 static void qsbr_nothing(void *a)
 {
 	(void)a;
-	barrier();
+	compiler_barrier();
 }
 
 static void qsbr_synchronize(void *a)
