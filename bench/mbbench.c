@@ -19,6 +19,8 @@ static const struct experiment experiments[] = {
 	{ "info", "host facts recorded with every result", exp_info_main },
 	{ "latency", "per-call latency distribution per mechanism", exp_latency_main },
 	{ "list", "every mechanism, available here or why not", exp_list_main },
+	{ "litmus", "store-buffering litmus: every barrier pairing orders memory", exp_litmus_main },
+	{ "rcu", "userspace RCU reads/s and writes/s per scheme, with torture", exp_rcu_main },
 	{ "register", "cost of MEMBARRIER_CMD_REGISTER_* with threads running", exp_register_main },
 };
 #define NEXP (sizeof(experiments) / sizeof(experiments[0]))
