@@ -51,8 +51,10 @@ if command -v gnuplot >/dev/null 2>&1; then
 	for f in calls latency-cdf disturb-ipis disturb-latency contend register; do
 		[ "$(head -c 4 "$run/plots/$f.png" | od -An -c | tr -d ' ')" = "211PNG" ] &&
 			[ "$(wc -c <"$run/plots/$f.png")" -gt 2000 ] &&
-			grep -q '<svg' "$run/plots/$f.svg" && good=$((good + 1))
+			grep -q '<svg' "$run/plots/$f.svg" && good=$((good + 1)) && continue
+		diag "figure $f missing or invalid"
 	done
+	[ "$good" -eq 6 ] || { diag "run-all said:"; sed 's/^/#   /' "$TMP/err"; }
 	[ "$good" -eq 6 ]
 	ok $? "all six figures rendered as valid, non-empty PNG and SVG ($good of 6)"
 else
