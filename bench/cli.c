@@ -24,6 +24,7 @@ enum {
 	OPT_REPEAT = 'r',
 	OPT_THREADS = 't',
 	OPT_MEMBIND = 500,
+	OPT_OTHER_PROCESS,
 };
 
 /* Alphabetical; `flag` is the CO_* bit that enables each. */
@@ -48,6 +49,8 @@ static const struct {
 	  "LIST|all", "mechanisms, comma separated (see mbbench list)" },
 	{ { "membind", required_argument, NULL, OPT_MEMBIND }, CO_MEMBIND,
 	  "NODE", "allocate memory on NUMA node NODE (needs libnuma)" },
+	{ { "other-process", no_argument, NULL, OPT_OTHER_PROCESS }, CO_OTHER_PROCESS,
+	  NULL, "the T-1 other threads run in another process" },
 	{ { "output", required_argument, NULL, OPT_OUTPUT }, CO_OUTPUT, "DIR",
 	  "write <experiment>.csv and <experiment>.json into DIR" },
 	{ { "placement", required_argument, NULL, OPT_PLACEMENT }, CO_PLACEMENT,
@@ -208,6 +211,9 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 			break;
 		case OPT_OUTPUT:
 			o->outdir = optarg;
+			break;
+		case OPT_OTHER_PROCESS:
+			o->other_process = 1;
 			break;
 		case OPT_MEMBIND: {
 			uint64_t n;

@@ -54,7 +54,8 @@ enum {
 	CO_JSON = 1 << 7,
 	CO_OUTPUT = 1 << 8,
 	CO_MEMBIND = 1 << 9,
-	CO_ALL = (1 << 10) - 1,
+	CO_OTHER_PROCESS = 1 << 10,
+	CO_ALL = (1 << 11) - 1,
 };
 
 struct exp_spec {

@@ -36,26 +36,6 @@ static const struct col calls_cols[] = {
 	{ "skip_reason", COL_STR },
 };
 
-enum { OPT_OTHER_PROCESS = 1000 };
-
-static const struct option calls_opts[] = {
-	{ "other-process", no_argument, NULL, OPT_OTHER_PROCESS },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int other_process;
-
-static int calls_handle(int code, const char *arg, void *state)
-{
-	(void)arg;
-	(void)state;
-	if (code == OPT_OTHER_PROCESS) {
-		other_process = 1;
-		return 0;
-	}
-	return -1;
-}
-
 static int skip_row(struct table *t, const struct opts *o,
 		    const struct mechanism *m, int threads, const char *reason)
 {
@@ -104,9 +84,6 @@ int exp_calls_main(int argc, char **argv)
 		.name = "calls",
 		.synopsis = "Barrier calls per second: one caller, T-1 other threads running --behaviour.",
 		.common = CO_ALL,
-		.extra = calls_opts,
-		.extra_help = "  --other-process              the T-1 other threads run in another process\n",
-		.handle = calls_handle,
 		.def_mech = "all",
 		.def_duration_s = 0.5,
 		.def_repeat = 3,
@@ -118,7 +95,6 @@ int exp_calls_main(int argc, char **argv)
 	const struct mechanism *null_mech = NULL;
 
 	opts_parse(argc, argv, &spec, &o);
-	o.other_process = other_process;
 	opts_apply_membind(&o);
 	table_init(&t, calls_cols, (int)(sizeof(calls_cols) / sizeof(calls_cols[0])));
 	results_begin(&res, &o, &t);

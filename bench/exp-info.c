@@ -54,16 +54,9 @@ int exp_list_main(int argc, char **argv)
 			if (why)
 				printf("    reason: %s\n", why);
 		}
-		o.format = FMT_CSV;
-		if (o.json_path) {
-			FILE *devnull = freopen("/dev/null", "w", stdout);
-
-			(void)devnull;
-			results_emit(&res);
-		}
-	} else {
-		results_emit(&res);
+		res.files_only = 1;
 	}
+	results_emit(&res);
 	table_free(&t);
 	opts_free(&o);
 	return 0;
@@ -98,15 +91,9 @@ int exp_info_main(int argc, char **argv)
 	results_begin(&res, &o, &t);
 	if (o.format == FMT_HUMAN) {
 		hostinfo_human(&h, stdout, "");
-		if (o.json_path) {
-			o.format = FMT_CSV;
-			if (!freopen("/dev/null", "w", stdout))
-				die("cannot reopen stdout");
-			results_emit(&res);
-		}
-	} else {
-		results_emit(&res);
+		res.files_only = 1;
 	}
+	results_emit(&res);
 	hostinfo_free(&h);
 	table_free(&t);
 	opts_free(&o);

@@ -44,26 +44,6 @@ static const struct col hist_cols[] = {
 	{ "cumulative_fraction", COL_NUM },
 };
 
-enum { OPT_OTHER_PROCESS = 1000 };
-
-static const struct option lat_opts[] = {
-	{ "other-process", no_argument, NULL, OPT_OTHER_PROCESS },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int other_process;
-
-static int lat_handle(int code, const char *arg, void *state)
-{
-	(void)arg;
-	(void)state;
-	if (code == OPT_OTHER_PROCESS) {
-		other_process = 1;
-		return 0;
-	}
-	return -1;
-}
-
 static int base_row(struct table *t, const struct opts *o,
 		    const struct mechanism *m, int threads, const char *status,
 		    const char *reason)
@@ -135,9 +115,6 @@ int exp_latency_main(int argc, char **argv)
 		.name = "latency",
 		.synopsis = "Per-call latency distribution of each mechanism (min, p50, p90, p99, p99.9, max).",
 		.common = CO_ALL,
-		.extra = lat_opts,
-		.extra_help = "  --other-process              the T-1 other threads run in another process\n",
-		.handle = lat_handle,
 		.def_mech = "all",
 		.def_threads = "ncpus",
 		.def_duration_s = 1.0,
@@ -150,7 +127,6 @@ int exp_latency_main(int argc, char **argv)
 	int npoints, point = 0;
 
 	opts_parse(argc, argv, &spec, &o);
-	o.other_process = other_process;
 	opts_apply_membind(&o);
 	table_init(&t, lat_cols, (int)(sizeof(lat_cols) / sizeof(lat_cols[0])));
 	table_init(&ht, hist_cols, (int)(sizeof(hist_cols) / sizeof(hist_cols[0])));

@@ -148,7 +148,9 @@ void results_emit(struct results *r)
 
 	utc_now(r->end, sizeof(r->end));
 	hostinfo_collect(&h, o->topo);
-	if (o->format == FMT_CSV) {
+	if (r->files_only) {
+		/* stdout already written by the experiment */
+	} else if (o->format == FMT_CSV) {
 		table_write_csv(r->points, stdout);
 	} else {
 		printf("# mbbench %s %s, %s, kernel %s, %s\n", o->exp, PACKAGE_VERSION,

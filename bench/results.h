@@ -27,6 +27,7 @@ struct results {
 	char *derived_text[8];
 	int nnotes;
 	char *notes[64];
+	int files_only;	/* the experiment printed stdout itself */
 };
 
 void results_begin(struct results *r, const struct opts *o, struct table *points);

@@ -15,15 +15,21 @@
 
 const char *progname = "mbbench";
 
+/* One line on stderr: "mbbench: <what><message>". */
+static void vsay(const char *what, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", progname, what);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void die_usage(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(EXIT_USAGE);
 }
 
@@ -31,11 +37,9 @@ void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(1);
 }
 
@@ -43,11 +47,9 @@ void warnx_(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: warning: ", progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay("warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void *xmalloc(size_t n)
