@@ -175,6 +175,14 @@ static pid_t start_foreign_spinner(int cpu)
 	return pid;
 }
 
+/* Tasks moved by move_other_tasks(), with their affinity, to restore. */
+#define MAX_MOVED 4096
+static struct moved_task {
+	pid_t tid;
+	cpu_set_t mask;
+} moved_tasks[MAX_MOVED];
+static int nr_moved;
+
 /*
  * Move every other task that allows it to @cpu, so that the other CPUs run
  * only what this program puts there (per-CPU kernel threads refuse, which
@@ -183,10 +191,10 @@ static pid_t start_foreign_spinner(int cpu)
 static int move_other_tasks(int cpu)
 {
 	char path[64], *end;
+	struct moved_task *mt;
 	struct dirent *de;
 	cpu_set_t set;
 	DIR *dir, *tdir;
-	int moved = 0;
 
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
@@ -206,14 +214,31 @@ static int move_other_tasks(int cpu)
 		while ((de = readdir(tdir))) {
 			long tid = strtol(de->d_name, &end, 10);
 
-			if (!*end && tid > 0 &&
-			    !sched_setaffinity(tid, sizeof(set), &set))
-				moved++;
+			if (*end || tid <= 0 || nr_moved == MAX_MOVED)
+				continue;
+			mt = &moved_tasks[nr_moved];
+			if (sched_getaffinity(tid, sizeof(mt->mask), &mt->mask))
+				continue;
+			if (!sched_setaffinity(tid, sizeof(set), &set)) {
+				mt->tid = tid;
+				nr_moved++;
+			}
 		}
 		closedir(tdir);
 	}
 	closedir(dir);
-	return moved;
+	return nr_moved;
+}
+
+/* Give the moved tasks (those still alive) their affinity back. */
+static void restore_other_tasks(void)
+{
+	int i;
+
+	for (i = 0; i < nr_moved; i++)
+		sched_setaffinity(moved_tasks[i].tid,
+				  sizeof(moved_tasks[i].mask),
+				  &moved_tasks[i].mask);
 }
 
 /* Keep the caller's CPU busy in user space, as during a barrier loop. */
@@ -326,6 +351,7 @@ int main(int argc, char **argv)
 			   (void *)&role_cpu[CPU_THREAD])) {
 		fprintf(stderr, "ipi-check: pthread_create failed\n");
 		kill(child, SIGKILL);
+		restore_other_tasks();
 		return 1;
 	}
 	/* Let the spinners reach their CPUs and fork's COW faults settle. */
@@ -389,6 +415,7 @@ int main(int argc, char **argv)
 	pthread_join(thread, NULL);
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
+	restore_other_tasks();
 	printf("DONE\n");
 	return 0;
 }
