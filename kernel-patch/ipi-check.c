@@ -13,7 +13,11 @@
  * then issues a few hundred barriers of each command and reads the CAL row
  * of /proc/interrupts before and after. It prints, per command and per CPU,
  * the received IPIs per barrier after subtracting the background rate
- * measured first over a quiet period with the same placement.
+ * measured first over a quiet period with the same placement: one ROUND
+ * line per round, and IPI lines with the median over the rounds (three by
+ * default), so that one round in which the spinning thread was not on its
+ * CPU (an overloaded TCG host can hold a vCPU in a kernel thread for
+ * milliseconds) does not decide the result.
  *
  * CAL also counts the IPIs of remote wakeups (the scheduler's wakelist),
  * and an idle CPU is where unbound kernel threads such as RCU's grace-period
@@ -69,6 +73,13 @@ static const struct command commands[] = {
 	  MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0 },
 	{ "seed-v5-sched", MEMBARRIER_CMD_SEED_V5_SCHED, 0, 1 },
 };
+
+#define NR_COMMANDS ARRAY_SIZE(commands)
+#define MAX_ROUNDS 15
+
+/* Barriers per round, rounds per command: set by the options. */
+static long barriers = 300, sched_barriers = 30;
+static int rounds = 3;
 
 static const struct command *const seed_commands[] = {
 	&commands[0], &commands[1], &commands[3],
@@ -252,12 +263,61 @@ static double busy_for(long ms)
 	return t - t0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * One round of one command: @n barriers between two reads of CAL. Stores
+ * the IPIs per barrier of each CPU, background subtracted, in @per[] and
+ * prints them on one ROUND line. Returns -1 if a call failed.
+ */
+static int measure(const struct command *cm, int round, int ncpus,
+		   const double *base_rate, double *per)
+{
+	unsigned long long before[MAX_CPUS], after[MAX_CPUS];
+	long n = cm->sched ? sched_barriers : barriers, j;
+	double t0, elapsed;
+	int i;
+
+	read_cal(before);
+	t0 = now_s();
+	for (j = 0; j < n; j++) {
+		if (membarrier(cm->cmd, 0, 0)) {
+			printf("ERROR cmd=%s call %ld: %s\n", cm->name, j,
+			       strerror(errno));
+			return -1;
+		}
+	}
+	elapsed = now_s() - t0;
+	read_cal(after);
+	printf("ROUND cmd=%s round=%d barriers=%ld us_per_call=%.1f", cm->name,
+	       round, n, elapsed * 1e6 / n);
+	for (i = 0; i < ncpus && i < MAX_CPUS; i++) {
+		per[i] = (after[i] - before[i] - base_rate[i] * elapsed) / n;
+		printf(" cpu%d=%.3f", i, per[i]);
+	}
+	printf("\n");
+	fflush(stdout);
+	return 0;
+}
+
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ipi-check [--barriers N] [--sched-barriers N] [--quiet-ms MS]\n"
-		"                 [--query-only]\n"
-		"Needs CPUs 0-3 online. Prints QUERY, BASELINE and IPI lines.\n");
+		"usage: ipi-check [--barriers N] [--sched-barriers N] [--rounds R]\n"
+		"                 [--quiet-ms MS] [--query-only]\n"
+		"Needs CPUs 0-3 online. Prints QUERY, BASELINE, ROUND lines and\n"
+		"IPI lines with the median over the rounds.\n");
 }
 
 int main(int argc, char **argv)
@@ -267,14 +327,17 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "query-only", no_argument, NULL, 'q' },
 		{ "quiet-ms", required_argument, NULL, 'w' },
+		{ "rounds", required_argument, NULL, 'r' },
 		{ "sched-barriers", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static const int role_cpu[NR_ROLES] = { 0, 1, 2, 3 };
 	unsigned long long before[MAX_CPUS], after[MAX_CPUS];
-	double base_rate[MAX_CPUS], t0, elapsed;
-	long barriers = 300, sched_barriers = 30, quiet_ms = 1000;
-	int query_only = 0, mask, ncpus, c, i;
+	double base_rate[MAX_CPUS], elapsed;
+	double per_barrier[NR_COMMANDS][MAX_ROUNDS][MAX_CPUS];
+	int query_only = 0, mask, ncpus, c, i, r;
+	int usable[NR_COMMANDS];
+	long quiet_ms = 1000;
 	struct timespec quiet;
 	pthread_t thread;
 	size_t k;
@@ -284,16 +347,16 @@ int main(int argc, char **argv)
 		char *end;
 		long v = 0;
 
-		if (c == 'n' || c == 's' || c == 'w') {
+		if (c == 'n' || c == 's' || c == 'w' || c == 'r') {
 			v = strtol(optarg, &end, 10);
 			if (*optarg == '\0' || *end != '\0' || v < 1 ||
-			    v > 10000000) {
+			    v > (c == 'r' ? MAX_ROUNDS : 10000000)) {
 				fprintf(stderr,
 					"ipi-check: bad number '%s' for --%s\n",
 					optarg,
 					c == 'n' ? "barriers" :
 					c == 's' ? "sched-barriers" :
-						   "quiet-ms");
+					c == 'r' ? "rounds" : "quiet-ms");
 				return 2;
 			}
 		}
@@ -306,6 +369,9 @@ int main(int argc, char **argv)
 			break;
 		case 'w':
 			quiet_ms = v;
+			break;
+		case 'r':
+			rounds = v;
 			break;
 		case 'q':
 			query_only = 1;
@@ -371,44 +437,40 @@ int main(int argc, char **argv)
 
 	for (k = 0; k < ARRAY_SIZE(commands); k++) {
 		const struct command *cm = &commands[k];
-		long n = cm->sched ? sched_barriers : barriers, j;
 
+		usable[k] = 0;
 		if (!(mask & cm->cmd)) {
 			printf("SKIP cmd=%s reason=not in QUERY mask\n",
 			       cm->name);
 			continue;
 		}
-		if (cm->register_cmd &&
-		    membarrier(cm->register_cmd, 0, 0)) {
+		if (cm->register_cmd && membarrier(cm->register_cmd, 0, 0)) {
 			printf("ERROR cmd=%s register: %s\n", cm->name,
 			       strerror(errno));
 			continue;
 		}
-		read_cal(before);
-		t0 = now_s();
-		for (j = 0; j < n; j++) {
-			if (membarrier(cm->cmd, 0, 0)) {
-				printf("ERROR cmd=%s call %ld: %s\n", cm->name,
-				       j, strerror(errno));
-				break;
-			}
+		usable[k] = 1;
+	}
+	/* Rounds interleave the commands, so a slow spell hits only one. */
+	for (r = 0; r < rounds; r++) {
+		for (k = 0; k < ARRAY_SIZE(commands); k++) {
+			if (usable[k] &&
+			    measure(&commands[k], r, ncpus, base_rate,
+				    per_barrier[k][r]))
+				usable[k] = 0;
 		}
-		elapsed = now_s() - t0;
-		read_cal(after);
-		if (j < n)
+	}
+	for (k = 0; k < ARRAY_SIZE(commands); k++) {
+		if (!usable[k])
 			continue;
-		printf("TIME cmd=%s barriers=%ld seconds=%.3f us_per_call=%.1f\n",
-		       cm->name, n, elapsed, elapsed * 1e6 / n);
 		for (i = 0; i < ncpus && i < MAX_CPUS; i++) {
-			unsigned long long d = after[i] - before[i];
-			double bg = base_rate[i] * elapsed;
+			double v[MAX_ROUNDS];
 
-			printf("IPI cmd=%s cpu=%d barriers=%ld cal=%llu",
-			       cm->name, i, n, d);
-			printf(" background=%.1f per_barrier=%.3f\n", bg,
-			       (d - bg) / n);
+			for (r = 0; r < rounds; r++)
+				v[r] = per_barrier[k][r][i];
+			printf("IPI cmd=%s cpu=%d rounds=%d per_barrier=%.3f\n",
+			       commands[k].name, i, rounds, median(v, rounds));
 		}
-		fflush(stdout);
 	}
 
 	__atomic_store_n(&stop_spinning, 1, __ATOMIC_RELAXED);
