@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# mbb-guest-checks: the guest half of kernel-patch/check-kernel.
+#
+# Installed in the initramfs as /bin/mbb-guest-checks and run by /init from
+# /results. Each check writes its output and its exit status (NAME.rc) to
+# the current directory; check-kernel judges them on the host, so that a
+# failure here never hides the output of the checks after it.
+#
+#   selftest-single, selftest-multi  upstream membarrier selftests
+#   ipi-check                        QUERY mask and CAL IPIs per barrier
+#   mbbench-list, mbbench-calls      only when /bin/mbbench is present
+
+run() {
+	name=$1
+	shift
+	echo "mbb-guest-checks: $name: $*"
+	"$@" >"$name.out" 2>&1
+	echo $? >"$name.rc"
+	cat "$name.out"
+}
+
+run selftest-single membarrier_test_single_thread
+run selftest-multi membarrier_test_multi_thread
+run ipi-check ipi-check --barriers "${IPI_BARRIERS:-300}" \
+	--sched-barriers "${IPI_SCHED_BARRIERS:-30}"
+if [ -x /bin/mbbench ]; then
+	run mbbench-list mbbench list
+	run mbbench-calls mbbench calls --mechanism all --threads 1-2 \
+		--iterations 200 --repeat 1 --format csv \
+		--output "$PWD/mbbench-calls-out"
+fi
+exit 0

@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# /init of the membarrier-bench VM (installed by make-initramfs).
+#
+# Mounts proc, sys and devtmpfs, runs the command in /etc/mbb/cmd (added by
+# run-vm or baked in by make-initramfs --cmd) or, failing that, the one in
+# the mbb_cmd kernel parameter, from /results as working directory. Prints
+# markers on the serial console that run-vm parses, sends /results back as
+# a base64 tar.gz between markers, and powers off.
+
+export PATH=/bin:/usr/lib/membarrier-selftests
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mkdir -p /tmp /results
+echo "MBB-INIT-START cpus=$(nproc) kernel=$(uname -r)"
+
+cmdfile=""
+if [ -f /etc/mbb/cmd ]; then
+	cmdfile=/etc/mbb/cmd
+elif [ -n "${mbb_cmd:-}" ]; then
+	printf '%s\n' "$mbb_cmd" >/tmp/mbb-cmd
+	cmdfile=/tmp/mbb-cmd
+fi
+
+if [ -n "$cmdfile" ]; then
+	echo "MBB-CMD-BEGIN"
+	cd /results && sh "$cmdfile"
+	rc=$?
+	cd /
+	echo "MBB-CMD-END rc=$rc"
+else
+	echo "MBB-CMD-NONE (no /etc/mbb/cmd and no mbb_cmd= parameter)"
+fi
+
+if [ -n "$(ls -A /results)" ] &&
+	tar -C /results -czf /tmp/results.tgz . 2>/tmp/tar.err; then
+	sum=$(sha256sum /tmp/results.tgz)
+	echo "MBB-RESULTS-BEGIN sha256=${sum%% *}"
+	base64 /tmp/results.tgz
+	echo "MBB-RESULTS-END"
+elif [ -s /tmp/tar.err ]; then
+	echo "MBB-RESULTS-ERROR $(cat /tmp/tar.err)"
+fi
+
+echo "MBB-POWEROFF"
+poweroff -f
