@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# bench/vm-sweep refuses bad input before it builds or boots anything:
+# one line, exit 2, no results folder.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+SWEEP="$top_srcdir/bench/vm-sweep"
+mkdir "$TMP/full" && touch "$TMP/full/x"
+cases="unknown experiment|frobnicate
+no experiment|
+vCPU count 0|scale --smp 0
+vCPU count garbage|scale --smp four
+one vCPU|scale --smp 1
+vCPUs above CONFIG_NR_CPUS|scale --smp 2,65
+nohz_full on the caller's CPU|isolation --isolate 0
+nohz_full range over the caller's CPU|isolation --isolate 0-1
+isolated CPU beyond the 4-vCPU guest|isolation --isolate 2-5
+garbage CPU list|isolation --isolate two
+unknown option|scale --fast
+missing static mbbench|scale --smp 2 --mbbench-static $TMP/none
+non-empty output folder|scale --smp 2 --mbbench-static $MBBENCH --out $TMP/full"
+plan "$(printf '%s\n' "$cases" | wc -l)"
+while IFS='|' read -r name args; do
+	# shellcheck disable=SC2086
+	sh "$SWEEP" $args >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -e results/runs ] &&
+		[ "$(ls "$TMP/full")" = x ]
+	ok $? "$name: exit 2, one line ($(cat "$TMP/err"))"
+done <<CASES
+$cases
+CASES
+done_testing
