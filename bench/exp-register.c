@@ -22,10 +22,9 @@
 #include "barrier.h"
 #include "experiment.h"
 #include "results.h"
+#include "register-child.h"
 #include "util.h"
 
-#define STEADY_CALLS 200
-#define CREATE_SAMPLES 20
 
 static const struct col reg_cols[] = {
 	{ "mechanism", COL_STR },
@@ -44,101 +43,36 @@ static const struct col reg_cols[] = {
 	{ "skip_reason", COL_STR },
 };
 
-struct sample {
-	int err;
-	char why[160];
-	double reg_ns, first_ns, steady_ns, create_before_ns, create_after_ns;
-};
-
-static _Atomic int stop_flag;
-
-static void *other_main(void *arg)
+/*
+ * The helper lives next to this executable (build tree) or in
+ * PKGLIBEXECDIR (installed). NULL when neither has it.
+ */
+static const char *fresh_path(void)
 {
-	enum behaviour *b = arg;
+	static char path[4096 + 32];
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
-	behaviour_run(*b, &stop_flag);
-	return NULL;
+	if (n > 0) {
+		char *slash;
+
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(path, sizeof(path), "%s/mbbench-fresh", self);
+			if (!access(path, X_OK))
+				return path;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/mbbench-fresh", PKGLIBEXECDIR);
+	return access(path, X_OK) ? NULL : path;
 }
 
-static void *empty_main(void *arg)
+static int one(const struct opts *o, const struct mechanism *m, int nother,
+	       const char *helper, struct sample *s)
 {
-	return arg;
-}
-
-static double create_cost(void)
-{
-	uint64_t t0 = now_ns();
-
-	for (int i = 0; i < CREATE_SAMPLES; i++) {
-		pthread_t t;
-
-		if (pthread_create(&t, NULL, empty_main, NULL))
-			return -1;
-		pthread_join(t, NULL);
-	}
-	return (double)(now_ns() - t0) / CREATE_SAMPLES;
-}
-
-/* In a fresh child: N other threads, then time the registration. */
-static void child(const struct opts *o, const struct mechanism *m, int reg,
-		  int nother, int fd)
-{
-	struct sample s;
-	pthread_t *th = xcalloc((size_t)(nother ? nother : 1), sizeof(*th));
-	enum behaviour beh = o->beh;
-	struct placement pl;
-	char err[256];
-	uint64_t t0;
-
-	memset(&s, 0, sizeof(s));
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (placement_compute(o->topo, o->placement, nother + 1, &pl, err, sizeof(err)))
-		_exit(3);
-	topo_bind_self(o->topo, pl.pu_os[0]);
-	s.create_before_ns = create_cost();
-	for (int i = 0; i < nother; i++) {
-		cpu_set_t set;
-
-		if (pthread_create(&th[i], NULL, other_main, &beh))
-			_exit(3);
-		CPU_ZERO(&set);
-		CPU_SET(pl.pu_os[i + 1], &set);
-		pthread_setaffinity_np(th[i], sizeof(set), &set);
-	}
-	usleep(2000);	/* let them start running or block */
-	t0 = now_ns();
-	if (sys_membarrier(reg, 0, 0) < 0) {
-		s.err = errno;
-		snprintf(s.why, sizeof(s.why), "MEMBARRIER_CMD_%s: %s",
-			 membarrier_cmd_name(reg), strerror(errno));
-	}
-	s.reg_ns = (double)(now_ns() - t0);
-	if (!s.err) {
-		t0 = now_ns();
-		if (m->barrier(m))
-			s.err = EIO;
-		s.first_ns = (double)(now_ns() - t0);
-		t0 = now_ns();
-		for (int i = 0; i < STEADY_CALLS && !s.err; i++)
-			if (m->barrier(m))
-				s.err = EIO;
-		s.steady_ns = (double)(now_ns() - t0) / STEADY_CALLS;
-		s.create_after_ns = create_cost();
-		if (s.err && !s.why[0])
-			snprintf(s.why, sizeof(s.why), "barrier failed after registration");
-	}
-	stop_wake(&stop_flag);
-	for (int i = 0; i < nother; i++)
-		pthread_join(th[i], NULL);
-	if (write(fd, &s, sizeof(s)) != (ssize_t)sizeof(s))
-		_exit(4);
-	_exit(0);
-}
-
-static int one(const struct opts *o, const struct mechanism *m, int reg, int nother,
-	       struct sample *s)
-{
-	int p[2], st;
+	int p[2], st = 0;
 	pid_t pid;
 	ssize_t n;
 
@@ -149,8 +83,14 @@ static int one(const struct opts *o, const struct mechanism *m, int reg, int not
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		char fd[16], others[16];
+
 		close(p[0]);
-		child(o, m, reg, nother, p[1]);
+		snprintf(fd, sizeof(fd), "%d", p[1]);
+		snprintf(others, sizeof(others), "%d", nother);
+		execl(helper, helper, fd, m->name, others, o->placement,
+		      behaviour_name(o->beh), (char *)NULL);
+		_exit(127);
 	}
 	close(p[1]);
 	n = read(p[0], s, sizeof(*s));
@@ -160,7 +100,8 @@ static int one(const struct opts *o, const struct mechanism *m, int reg, int not
 	if (n != (ssize_t)sizeof(*s)) {
 		memset(s, 0, sizeof(*s));
 		s->err = EIO;
-		snprintf(s->why, sizeof(s->why), "measuring process failed (status %d)", st);
+		snprintf(s->why, sizeof(s->why), "measuring process mbbench-fresh failed (status %d)",
+			 st);
 	}
 	return 0;
 }
@@ -183,6 +124,7 @@ int exp_register_main(int argc, char **argv)
 	struct table t;
 	struct results res;
 	int npoints, pointno = 0;
+	const char *helper = fresh_path();
 
 	opts_parse(argc, argv, &spec, &o);
 	table_init(&t, reg_cols, (int)(sizeof(reg_cols) / sizeof(reg_cols[0])));
@@ -211,12 +153,17 @@ int exp_register_main(int argc, char **argv)
 				bad = 1;
 			} else if (mech_probe(m, reason, sizeof(reason))) {
 				bad = 1;
+			} else if (!helper) {
+				snprintf(reason, sizeof(reason),
+					 "helper mbbench-fresh not found next to mbbench or in %s",
+					 PKGLIBEXECDIR);
+				bad = 1;
 			}
 			if (reg)
 				table_set_str(&t, row, "register_command", membarrier_cmd_name(reg));
 			for (int r = 0; r < o.repeat && !bad; r++) {
-				if (one(&o, m, reg, nother, &s) || s.err) {
-					snprintf(reason, sizeof(reason), "%s", s.why[0] ? s.why : "fork failed");
+				if (one(&o, m, nother, helper, &s) || s.err) {
+					snprintf(reason, sizeof(reason), "%.200s", s.why[0] ? s.why : "fork failed");
 					bad = 1;
 					break;
 				}
