@@ -16,6 +16,7 @@
 const char *progname = "mbbench";
 
 /* One line on stderr: "mbbench: <what><message>". */
+__attribute__((format(printf, 2, 0)))
 static void vsay(const char *what, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: %s", progname, what);

@@ -72,10 +72,15 @@ for r in rows:
     else:
         if v > 0.05:
             fails.append("%s %.3f > 0.05" % (r["role"], v))
-        if allv > (0.2 if loose else 0.05):
+        # With the exact attributed count there, all IPIs on a CPU we do not
+        # target include other processes' (a parallel make check): only
+        # judge them when they are the sole source.
+        if not loose and allv > 0.05:
             fails.append("%s all IPIs %.3f" % (r["role"], allv))
     if r["role"] in ("foreign-rt", "foreign-sleep"):
         assert int(r["samples"]) > 0 and r["p50_ns"] and r["p999_ns"] and r["max_ns"], r
+for f in fails:
+    print("# " + f)
 assert not fails, fails
 PY
 	rc=$?
