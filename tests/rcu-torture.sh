@@ -10,7 +10,7 @@ if ! command -v "$PY" >/dev/null 2>&1; then
 	echo "1..0 # SKIP python3 not found"
 	exit 0
 fi
-plan 4
+plan 5
 
 "$MBBENCH" rcu --scheme all --duration 0.2 --repeat 1 --format csv >"$TMP/all.csv" 2>"$TMP/err"
 ok $? "rcu over every correct scheme exits 0 ($(head -c 160 "$TMP/err"))"
@@ -18,7 +18,7 @@ ok $? "rcu over every correct scheme exits 0 ($(head -c 160 "$TMP/err"))"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 names = {r["scheme"] for r in rows}
-for want in ("mb", "signal", "membarrier-private-expedited", "qsbr",
+for want in ("mb", "signal", "signal-spin", "membarrier-private-expedited", "qsbr",
              "liburcu-mb", "liburcu-signal", "liburcu-memb", "liburcu-qsbr"):
     assert want in names, want
 assert not any(n.startswith("broken") for n in names), names
@@ -32,6 +32,16 @@ for r in rows:
           (r["scheme"], r["family"], float(r["reads"]), float(r["writes"]), r["violations"]))
 PY
 ok $? "every available scheme read and wrote with 0 violations; the others are skipped with a reason"
+
+# The same with 1 us critical sections: a reader then stays inside long
+# enough for a grace period that ends early (a missing wait, a barrier that
+# does not reach the reader) to free its object under it.
+"$MBBENCH" rcu --scheme all --cs-ns 1000 --duration 0.2 --repeat 1 --format csv \
+	>"$TMP/cs.csv" 2>"$TMP/err"
+rc=$?
+bad=$(awk -F, 'NR > 1 && $18 != "" && $18 != "0" { print $1 "=" $18 }' "$TMP/cs.csv" | tr '\n' ' ')
+[ "$rc" -eq 0 ] && [ -z "$bad" ] && [ "$(wc -l <"$TMP/cs.csv")" -gt 8 ]
+ok $? "every available scheme with 1 us critical sections: 0 violations (exit $rc; violations: ${bad:-none})"
 
 # broken-no-wait frees without a grace period: a reader inside a 1 us
 # critical section sees the poison. Up to 3 runs of 0.2 s.

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <stdint.h>
+#include <time.h>
 
 #include "barrier.h"
 #include "mech.h"
@@ -31,6 +33,13 @@ static _Atomic unsigned long acks_total;
 static const struct mech_team *team;
 /* Writers take turns, as liburcu's synchronize_rcu() does (rcu_gp_lock). */
 static pthread_mutex_t sig_lock = PTHREAD_MUTEX_INITIALIZER;
+/* 0: the caller spins for the acks; else it sleeps this long between checks. */
+static _Atomic uint64_t ack_sleep_ns;
+
+void mech_signal_ack_wait(uint64_t sleep_ns)
+{
+	atomic_store(&ack_sleep_ns, sleep_ns);
+}
 
 static void mb_signal_handler(int sig)
 {
@@ -89,6 +98,7 @@ static int sig_barrier(const struct mechanism *m)
 	unsigned long target;
 	unsigned int spins = 0;
 	pthread_t self = pthread_self();
+	uint64_t sleep_ns = atomic_load(&ack_sleep_ns);
 	int sent = 0;
 
 	(void)m;
@@ -110,9 +120,20 @@ static int sig_barrier(const struct mechanism *m)
 		sent++;
 	}
 	target += (unsigned long)sent;
-	/* Spin while the targets run on other CPUs, yield if oversubscribed. */
+	/*
+	 * Either sleep between checks, as urcu-signal does (poll(NULL, 0, 1)),
+	 * or spin while the targets run on other CPUs and yield if
+	 * oversubscribed.
+	 */
 	while (atomic_load_explicit(&acks_total, memory_order_acquire) < target) {
-		if (++spins > 4096)
+		if (sleep_ns) {
+			struct timespec ts = {
+				(time_t)(sleep_ns / 1000000000u),
+				(long)(sleep_ns % 1000000000u)
+			};
+
+			nanosleep(&ts, NULL);
+		} else if (++spins > 4096)
 			sched_yield();
 		else
 			cpu_relax();

@@ -10,6 +10,7 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* What a mechanism may need to know about the team it serves. */
 struct mech_team {
@@ -47,6 +48,12 @@ const struct mechanism *mech_find(const char *name);
 int mech_probe(const struct mechanism *m, char *reason, size_t len);
 /* Comma-separated list of every name, for error messages. */
 const char *mech_names(void);
+
+/*
+ * The signal mechanism's wait for acknowledgements: 0 spins (default, what
+ * `calls` times); otherwise the caller sleeps sleep_ns between checks.
+ */
+void mech_signal_ack_wait(uint64_t sleep_ns);
 
 /* Mechanisms shared helpers (mech-membarrier.c). */
 int sys_membarrier(int cmd, unsigned int flags, int cpu_id);

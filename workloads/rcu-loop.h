@@ -55,20 +55,40 @@ rcu_reader_loop(struct rcu_run *r, int idx, void (*lock)(void *),
 	atomic_store_explicit(&slot->done, 1, memory_order_release);
 }
 
+/*
+ * One update: publish a new object, wait for a grace period, retire the old
+ * one. A scheme whose sync leaves out the closing barrier passes it as
+ * close: the next update's opening barrier closes the previous grace period
+ * as well, so the old object is retired one update later (one forced
+ * barrier per grace period instead of two), and close runs once at the end
+ * for the last one.
+ */
 static inline __attribute__((always_inline)) void
-rcu_writer_loop(struct rcu_run *r, int idx, void (*sync)(void *), void *arg)
+rcu_writer_loop(struct rcu_run *r, int idx, void (*sync)(void *),
+		void (*close)(void *), void *arg)
 {
 	struct rcu_writer_slot *w = &r->writers[idx];
+	struct rcu_obj *pending = NULL;
 
 	while (!atomic_load_explicit(&r->stop, memory_order_relaxed)) {
 		struct rcu_obj *obj = rcu_obj_new(w), *old;
 
 		old = atomic_exchange_explicit(&r->gp, obj, memory_order_seq_cst);
 		sync(arg);
-		rcu_retire(r, w, old);
+		if (!close) {
+			rcu_retire(r, w, old);
+		} else {
+			if (pending)
+				rcu_retire(r, w, pending);
+			pending = old;
+		}
 		w->writes++;
 		if (r->writer_delay_ns)
 			rcu_spin_ns(r->writer_delay_ns);
+	}
+	if (pending) {
+		close(arg);
+		rcu_retire(r, w, pending);
 	}
 }
 

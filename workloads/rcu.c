@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * A small userspace RCU in the seed's style (liburcu's urcu.c: a per-reader
- * nesting counter that snapshots a global grace-period phase, and a
- * two-phase synchronize_rcu), whose read side and write-side barrier come
- * from a scheme. It measures what the seed's closing table measured: how
+ * nesting counter that snapshots a global grace-period word), whose read
+ * side and write-side barrier come from a scheme. Two things differ from
+ * liburcu's synchronize_rcu, both to make a grace period cheaper: one wait
+ * for readers instead of two (a 48-bit counter, not a phase bit, see
+ * GP_PHASE), and one forced barrier instead of two (the next grace period's
+ * opening barrier closes this one; the writer loop retires the old object
+ * after it). It measures what the seed's closing table measured: how
  * moving the reader's fence into the writer (signals, sys_membarrier) trades
  * write throughput for read throughput.
  *
@@ -22,6 +26,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -151,9 +156,23 @@ static void quarantine_drain(struct rcu_writer_slot *w)
 
 /* ---- our RCU ------------------------------------------------------------ */
 
+/*
+ * A reader's word: nesting count in the low 16 bits, the grace-period word
+ * it snapshotted above them. With 64-bit words the part above is a 48-bit
+ * counter that synchronize increments: a stale snapshot cannot wrap around
+ * to the current value (2^48 grace periods), so one wait per grace period
+ * is enough (the argument liburcu's QSBR flavor makes on 64-bit). With
+ * 32-bit words it is a phase bit, flipped twice per grace period as in
+ * liburcu's urcu.c.
+ */
 #define GP_COUNT 1ul
-#define GP_PHASE (1ul << (sizeof(unsigned long) * 4))
+#define GP_PHASE (1ul << 16)
 #define NEST_MASK (GP_PHASE - 1)
+#if ULONG_MAX > 0xffffffffUL
+#define GP_ONE_WAIT 1
+#else
+#define GP_ONE_WAIT 0
+#endif
 
 struct our_reader {
 	_Atomic unsigned long ctr;
@@ -239,7 +258,7 @@ static void wait_for_readers(void)
 			unsigned long g = atomic_load_explicit(&our_gp.ctr,
 							       memory_order_relaxed);
 
-			if (!(v & NEST_MASK) || !((v ^ g) & GP_PHASE))
+			if (!(v & NEST_MASK) || !((v ^ g) & ~NEST_MASK))
 				break;
 			wait_spin(&spins);
 		}
@@ -251,15 +270,34 @@ static void our_synchronize(void *a)
 	(void)a;
 	pthread_mutex_lock(&our_gp_lock);
 	master_mb();
-	wait_for_readers();
-	smp_mb_full();
-	atomic_store_explicit(&our_gp.ctr,
-			      atomic_load_explicit(&our_gp.ctr, memory_order_relaxed) ^ GP_PHASE,
-			      memory_order_relaxed);
-	smp_mb_full();
-	wait_for_readers();
-	master_mb();
+	if (GP_ONE_WAIT) {
+		atomic_store_explicit(&our_gp.ctr,
+				      atomic_load_explicit(&our_gp.ctr, memory_order_relaxed) + GP_PHASE,
+				      memory_order_relaxed);
+		smp_mb_full();
+		wait_for_readers();
+	} else {
+		wait_for_readers();
+		smp_mb_full();
+		atomic_store_explicit(&our_gp.ctr,
+				      atomic_load_explicit(&our_gp.ctr, memory_order_relaxed) ^ GP_PHASE,
+				      memory_order_relaxed);
+		smp_mb_full();
+		wait_for_readers();
+	}
+	/*
+	 * No closing master_mb(): the writer loop retires the old object
+	 * after the next update's opening master_mb() (or our_close() at the
+	 * end), which orders every reader's critical section before the
+	 * poison just as well. liburcu's synchronize_rcu() forces both.
+	 */
 	pthread_mutex_unlock(&our_gp_lock);
+}
+
+static void our_close(void *a)
+{
+	(void)a;
+	master_mb();
 }
 
 static void no_synchronize(void *a)
@@ -431,6 +469,8 @@ static int our_setup(struct rcu_run *r, char *reason, size_t len)
 	}
 	if (our_mech && our_mech->setup && our_mech->setup(our_mech, reason, len))
 		return -1;
+	if (our_mech && !strcmp(our_mech->name, "signal"))
+		mech_signal_ack_wait(r->s->ack_sleep_ns);
 	return 0;
 }
 
@@ -446,6 +486,8 @@ static int our_attach(struct rcu_run *r)
 static void our_teardown(struct rcu_run *r)
 {
 	(void)r;
+	if (our_mech && !strcmp(our_mech->name, "signal"))
+		mech_signal_ack_wait(0);
 	if (our_mech && our_mech->detach)
 		our_mech->detach(our_mech);
 	if (our_mech && our_mech->teardown)
@@ -490,20 +532,20 @@ static void reader_qsbr(struct rcu_run *r, int idx)
 
 static void writer_sync(struct rcu_run *r, int idx)
 {
-	rcu_writer_loop(r, idx, our_synchronize, NULL);
+	rcu_writer_loop(r, idx, our_synchronize, our_close, NULL);
 }
 
 static void writer_qsbr(struct rcu_run *r, int idx)
 {
-	rcu_writer_loop(r, idx, qsbr_synchronize, NULL);
+	rcu_writer_loop(r, idx, qsbr_synchronize, NULL, NULL);
 }
 
 static void writer_nowait(struct rcu_run *r, int idx)
 {
-	rcu_writer_loop(r, idx, no_synchronize, NULL);
+	rcu_writer_loop(r, idx, no_synchronize, NULL, NULL);
 }
 
-#define OUR_SCHEME(ident, cli, fam, text, mechname, rd, wr)		\
+#define OUR_SCHEME(ident, cli, fam, text, mechname, rd, wr, ...)	\
 	static const struct rcu_scheme ident = {			\
 		.name = cli,						\
 		.family = fam,						\
@@ -516,11 +558,23 @@ static void writer_nowait(struct rcu_run *r, int idx)
 		.reader = rd,						\
 		.writer = wr,						\
 		.teardown = our_teardown,				\
+		__VA_ARGS__						\
 	}
 
 OUR_SCHEME(rcu_mb, "mb", "ours", "full fence in the reader; writer fences (the seed's smp_mb row)",
 	   "fence", reader_fence, writer_sync);
-OUR_SCHEME(rcu_signal, "signal", "ours", "compiler barrier in the reader; writer signals every reader",
+/*
+ * `signal` waits for the acks as urcu-signal does, sleeping 1 ms between
+ * checks: grace periods stay rare and the readers keep their speed, which
+ * is the trade the seed's signal row shows. `signal-spin` spins instead:
+ * the fastest grace period, paid by every reader on every signal.
+ */
+#define SIGNAL_ACK_SLEEP_NS 1000000u
+OUR_SCHEME(rcu_signal, "signal", "ours",
+	   "compiler barrier in the reader; writer signals every reader, sleeps 1 ms between ack checks",
+	   "signal", reader_light, writer_sync, .ack_sleep_ns = SIGNAL_ACK_SLEEP_NS);
+OUR_SCHEME(rcu_signal_spin, "signal-spin", "ours",
+	   "compiler barrier in the reader; writer signals every reader, spins for the acks",
 	   "signal", reader_light, writer_sync);
 OUR_SCHEME(rcu_pe, "membarrier-private-expedited", "ours",
 	   "compiler barrier in the reader; writer MEMBARRIER_CMD_PRIVATE_EXPEDITED",
@@ -571,6 +625,7 @@ NO_URCU(rcu_liburcu_qsbr, "liburcu-qsbr");
 const struct rcu_scheme *const rcu_schemes[] = {
 	&rcu_mb,
 	&rcu_signal,
+	&rcu_signal_spin,
 	&rcu_pe,
 	&rcu_global,
 	&rcu_mprotect,

@@ -71,6 +71,8 @@ struct rcu_scheme {
 	const char *family;	/* "ours", "liburcu" or "broken" */
 	const char *summary;
 	const char *mech;	/* write-side mechanism (mech.h), or NULL */
+	/* signal: the writer sleeps this long between ack checks (0: spins). */
+	uint64_t ack_sleep_ns;
 	/* 0 when usable here, or -1 with a reason ("built without liburcu"). */
 	int (*probe)(const struct rcu_scheme *s, char *reason, size_t len);
 	/* Before the threads start. */
