@@ -15,7 +15,7 @@ RUNALL="$top_srcdir/bench/run-all"
 PLOT="$top_srcdir/plots/plot"
 REPORT="$top_srcdir/results/report"
 COMPARE="$top_srcdir/results/compare"
-plan 14
+plan 16
 
 sh "$RUNALL" --quick --mechanism null,fence,membarrier-private-expedited \
 	--mbbench "$MBBENCH" --out-root "$TMP/runs" >"$TMP/out" 2>"$TMP/err"
@@ -92,6 +92,38 @@ PY
 ok $? "^C: exit $rc, folder $(basename "$irun") has a valid run.json marked interrupted"
 [ -s "$irun/calls.csv" ] && [ -s "$irun/report.md" ] && ! ls "$irun" | grep -q '\.tmp'
 ok $? "^C: what finished is there as whole files"
+
+# A point whose own correctness check fails (mbbench exit 1 with its CSV
+# written) is a finding: kept in the folder, announced, and listed first in
+# the report. A wrapper makes `latency --mechanism fence` exit 1.
+cat >"$TMP/mbfail" <<EOF
+#!/bin/sh
+"$MBBENCH" "\$@"
+rc=\$?
+case "\$*" in "latency --mechanism fence "*) exit 1 ;; esac
+exit \$rc
+EOF
+chmod +x "$TMP/mbfail"
+sh "$RUNALL" --quick --mechanism fence --mbbench "$TMP/mbfail" --out-root "$TMP/fail" \
+	>"$TMP/fail.out" 2>"$TMP/fail.err"
+frc=$?
+frun=$(ls -d "$TMP"/fail/*/ 2>/dev/null | head -n 1)
+frun=${frun%/}
+[ "$frc" -eq 0 ] && grep -q 'latency fence: a correctness check failed' "$TMP/fail.err" &&
+	grep -q '^fence,' "$frun/latency.csv" && grep -q 'correctness failures found in: latency:fence' "$TMP/fail.err"
+ok $? "a point that exits 1 with its CSV is kept and announced (exit $frc)"
+"$PY" - "$frun/litmus.csv" <<'PY'
+import sys
+open(sys.argv[1], "w").write(
+    "pairing,a_side,b_side,expect,cpus,trials,r1_0_r2_0,r1_0_r2_1,r1_1_r2_0,r1_1_r2_1,"
+    "forbidden_per_million,trials_per_s,status,skip_reason\n"
+    "membarrier-global-expedited,membarrier-global-expedited,compiler,forbidden,0;1,"
+    "1000,3,1,990,6,3000,100,failed,\n")
+PY
+"$REPORT" "$frun" >/dev/null 2>"$TMP/e0" &&
+	sed -n '/^## Correctness failures/,/^## [^C]/p' "$frun/report.md" |
+	grep -q '| litmus | membarrier-global-expedited | forbidden r1=r2=0 seen 3 times in 1000 trials |'
+ok $? "report.md lists failed rows first, with the finding ($(head -c 120 "$TMP/e0"))"
 
 # Bad input to the readers: one line, exit 2, nothing written.
 mkdir "$TMP/notrun"
