@@ -37,7 +37,7 @@
 	}								\
 	static void flavor##_writer(struct rcu_run *r, int idx)	\
 	{								\
-		rcu_writer_loop(r, idx, flavor##_sync, NULL, NULL);		\
+		rcu_writer_loop(r, idx, flavor##_sync, NULL, NULL);	\
 	}								\
 	const struct rcu_scheme rcu_liburcu_##flavor = {		\
 		.name = cli,						\
