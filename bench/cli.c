@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #ifdef HAVE_LIBNUMA
 #include <numa.h>
 #endif
@@ -44,7 +45,7 @@ static const struct {
 	{ { "iterations", required_argument, NULL, OPT_ITERATIONS }, CO_DURATION,
 	  "N", "barriers per repeat (not with --duration)" },
 	{ { "json", required_argument, NULL, OPT_JSON }, CO_JSON, "FILE",
-	  "also write the JSON envelope to FILE" },
+	  "also write the JSON envelope to FILE (-: to stdout, instead of the table)" },
 	{ { "mechanism", required_argument, NULL, OPT_MECH }, CO_MECH,
 	  "LIST|all", "mechanisms, comma separated (see mbbench list)" },
 	{ { "membind", required_argument, NULL, OPT_MEMBIND }, CO_MEMBIND,
@@ -156,7 +157,7 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 	parse_mechs(o, spec->def_mech ? spec->def_mech : "all");
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:", table, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", table, NULL)) != -1) {
 		switch (c) {
 		case OPT_HELP:
 			usage_exp(stdout, spec);
@@ -259,8 +260,15 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 	if (have_it)
 		o->duration_s = 0;
 
-	if (o->json_path)
+	if (o->json_path && strcmp(o->json_path, "-"))
 		check_output_file("--json", o->json_path);
+	if (o->json_path && !strcmp(o->json_path, "-")) {
+		/* Only the envelope goes to stdout: the table and the rest are dropped. */
+		fflush(stdout);
+		o->json_fd = dup(STDOUT_FILENO);
+		if (o->json_fd < 0 || !freopen("/dev/null", "w", stdout))
+			die("--json -: cannot redirect stdout: %m");
+	}
 	if (o->outdir)
 		check_output_dir("--output", o->outdir);
 	if (o->membind >= 0) {

@@ -34,6 +34,7 @@ struct opts {
 	int repeat;
 	enum out_format format;
 	const char *json_path;
+	int json_fd;	/* --json -: the real stdout, while stdout goes to /dev/null */
 	const char *outdir;
 	int membind;		/* NUMA node or -1 */
 	int other_process;

@@ -22,6 +22,7 @@
 #include "barrier.h"
 #include "experiment.h"
 #include "results.h"
+#include "paths.h"
 #include "register-child.h"
 #include "util.h"
 
@@ -42,32 +43,6 @@ static const struct col reg_cols[] = {
 	{ "status", COL_STR },
 	{ "skip_reason", COL_STR },
 };
-
-/*
- * The helper lives next to this executable (build tree) or in
- * PKGLIBEXECDIR (installed). NULL when neither has it.
- */
-static const char *fresh_path(void)
-{
-	static char path[4096 + 32];
-	char self[4096];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	if (n > 0) {
-		char *slash;
-
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(path, sizeof(path), "%s/mbbench-fresh", self);
-			if (!access(path, X_OK))
-				return path;
-		}
-	}
-	snprintf(path, sizeof(path), "%s/mbbench-fresh", PKGLIBEXECDIR);
-	return access(path, X_OK) ? NULL : path;
-}
 
 static int one(const struct opts *o, const struct mechanism *m, int nother,
 	       const char *helper, struct sample *s)
@@ -124,9 +99,11 @@ int exp_register_main(int argc, char **argv)
 	struct table t;
 	struct results res;
 	int npoints, pointno = 0;
-	const char *helper = fresh_path();
+	const char *helper;
 
 	opts_parse(argc, argv, &spec, &o);
+	/* Part of the installation: missing is an error, not a skip. */
+	helper = helper_require("mbbench-fresh");
 	table_init(&t, reg_cols, (int)(sizeof(reg_cols) / sizeof(reg_cols[0])));
 	results_begin(&res, &o, &t);
 	npoints = o.nmechs * o.nthreads;
@@ -152,11 +129,6 @@ int exp_register_main(int argc, char **argv)
 				snprintf(reason, sizeof(reason), "%s needs no registration", m->name);
 				bad = 1;
 			} else if (mech_probe(m, reason, sizeof(reason))) {
-				bad = 1;
-			} else if (!helper) {
-				snprintf(reason, sizeof(reason),
-					 "helper mbbench-fresh not found next to mbbench or in %s",
-					 PKGLIBEXECDIR);
 				bad = 1;
 			}
 			if (reg)

@@ -6,10 +6,14 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "experiment.h"
+#include "paths.h"
 #include "util.h"
 
 static const struct experiment experiments[] = {
@@ -25,38 +29,79 @@ static const struct experiment experiments[] = {
 };
 #define NEXP (sizeof(experiments) / sizeof(experiments[0]))
 
+/*
+ * Subcommands run by a helper program, found the way git finds its own:
+ * `mbbench NAME` runs mbbench-NAME from beside this executable (the build
+ * tree) or from the libexec directory (paths.h), with MBBENCH set to this
+ * executable so the helper measures with the same build.
+ */
+static const struct {
+	const char *name, *summary;
+} helpers[] = {
+	{ "compare", "compare results folders point by point (A/B)" },
+	{ "plot", "render the figures of a results folder" },
+	{ "report", "write report.md for a results folder" },
+	{ "sweep", "run every experiment into one results folder (make bench)" },
+	{ "vm", "fan-out and isolation on the patched kernel in QEMU" },
+};
+#define NHELPERS (sizeof(helpers) / sizeof(helpers[0]))
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: mbbench SUBCOMMAND [options]   (mbbench SUBCOMMAND --help)\n\nsubcommands:\n");
+	fprintf(f, "usage: mbbench SUBCOMMAND [options]   (mbbench SUBCOMMAND --help)\n\nexperiments:\n");
 	for (size_t i = 0; i < NEXP; i++)
 		fprintf(f, "  %-10s %s\n", experiments[i].name, experiments[i].summary);
-	fprintf(f, "\nmbbench --version prints the version. See mbbench(1).\n");
+	fprintf(f, "\nresults folders:\n");
+	for (size_t i = 0; i < NHELPERS; i++)
+		fprintf(f, "  %-10s %s\n", helpers[i].name, helpers[i].summary);
+	fprintf(f, "\nmbbench --version (-V) prints the version. See mbbench(1).\n");
+}
+
+static int run_helper(const char *name, char **argv)
+{
+	char prog[64];
+	const char *path, *self = self_exe();
+
+	snprintf(prog, sizeof(prog), "mbbench-%s", name);
+	path = helper_require(prog);
+	if (self && setenv("MBBENCH", self, 1))
+		die("setenv: %s", strerror(errno));
+	argv[0] = prog;
+	execv(path, argv);
+	die("cannot run %s: %s", path, strerror(errno));
 }
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (argc < 2)
+		die_usage("give a subcommand, e.g. mbbench sweep (mbbench --help lists them)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		if (argc > 2)
+			die_usage("%s takes no arguments, got '%s'", argv[1], argv[2]);
 		printf("mbbench (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 		return 0;
 	}
 	for (size_t i = 0; i < NEXP; i++)
 		if (!strcmp(argv[1], experiments[i].name))
 			return experiments[i].main(argc - 1, argv + 1);
+	for (size_t i = 0; i < NHELPERS; i++)
+		if (!strcmp(argv[1], helpers[i].name))
+			return run_helper(helpers[i].name, argv + 1);
 	{
-		char names[256] = "";
+		char names[512] = "";
 
 		for (size_t i = 0; i < NEXP; i++) {
 			strcat(names, i ? ", " : "");
 			strcat(names, experiments[i].name);
+		}
+		for (size_t i = 0; i < NHELPERS; i++) {
+			strcat(names, ", ");
+			strcat(names, helpers[i].name);
 		}
 		die_usage("unknown subcommand '%s' (valid: %s)", argv[1], names);
 	}

@@ -185,8 +185,17 @@ void results_emit(struct results *r)
 		write_file(p, env_fn, &ea);
 		free(p);
 	}
-	if (o->json_path)
+	if (o->json_path && !strcmp(o->json_path, "-")) {
+		FILE *f = fdopen(o->json_fd, "w");
+
+		if (!f)
+			die("--json -: %m");
+		env_fn(f, &ea);
+		if (fclose(f))
+			die("--json -: cannot write stdout: %m");
+	} else if (o->json_path) {
 		write_file(o->json_path, env_fn, &ea);
+	}
 	hostinfo_free(&h);
 	for (int i = 0; i < r->nderived; i++)
 		free(r->derived_text[i]);

@@ -11,15 +11,16 @@ if ! command -v "$PY" >/dev/null 2>&1; then
 	echo "1..0 # SKIP python3 not found (apt-get install python3)"
 	exit 0
 fi
-RUNALL="$top_srcdir/bench/run-all"
-PLOT="$top_srcdir/plots/plot"
-REPORT="$top_srcdir/results/report"
-COMPARE="$top_srcdir/results/compare"
+# The helpers behind `mbbench sweep|plot|report|compare`, as a user runs them.
+RUNALL="$MBBENCH sweep"
+PLOT="$MBBENCH plot"
+REPORT="$MBBENCH report"
+COMPARE="$MBBENCH compare"
 plan 16
 
-sh "$RUNALL" --quick --mechanism null,fence,membarrier-private-expedited \
-	--mbbench "$MBBENCH" --out-root "$TMP/runs" >"$TMP/out" 2>"$TMP/err"
-ok $? "run-all --quick on three mechanisms finishes"
+$RUNALL --quick --mechanism null,fence,membarrier-private-expedited \
+	--output "$TMP/runs/first" >"$TMP/out" 2>"$TMP/err"
+ok $? "mbbench sweep --quick on three mechanisms finishes"
 run=$(ls -d "$TMP"/runs/*/ 2>/dev/null | head -n 1)
 run=${run%/}
 missing=
@@ -28,8 +29,8 @@ for f in calls.csv latency.csv latency-histogram.csv run.json commands.txt repor
 done
 [ -n "$run" ] && [ -z "$missing" ]
 ok $? "the folder has every file (missing:${missing:- none})"
-case $run in *.incomplete) false ;; *) true ;; esac
-ok $? "the folder got its final name"
+[ "$run" = "$TMP/runs/first" ] && [ ! -e "$TMP/runs/first.incomplete" ]
+ok $? "the folder is the --output given, under its final name ($run)"
 
 "$PY" - "$run/run.json" <<'PY'
 import json, sys
@@ -54,7 +55,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 			grep -q '<svg' "$run/plots/$f.svg" && good=$((good + 1)) && continue
 		diag "figure $f missing or invalid"
 	done
-	[ "$good" -eq 6 ] || { diag "run-all said:"; sed 's/^/#   /' "$TMP/err"; }
+	[ "$good" -eq 6 ] || { diag "sweep said:"; sed 's/^/#   /' "$TMP/err"; }
 	[ "$good" -eq 6 ]
 	ok $? "all six figures rendered as valid, non-empty PNG and SVG ($good of 6)"
 else
@@ -66,13 +67,13 @@ grep -q '^## Fidelity to the 2010 figures' "$run/report.md" &&
 	grep -q '^| 1 |' "$run/report.md"
 ok $? "report.md has the calls table and the fidelity table with the seed's figures"
 
-"$COMPARE" "$run" "$run" >"$TMP/cmp.md"
+$COMPARE "$run" "$run" >"$TMP/cmp.md"
 [ $? -eq 0 ] && grep -q '| 1.000 | ~ |' "$TMP/cmp.md" && ! grep -q '| \*' "$TMP/cmp.md"
 ok $? "compare of a run with itself: every ratio 1.000, nothing significant"
 
 # ^C after the first point: the sweep stops between points, folder complete.
-env --default-signal=INT sh "$RUNALL" --quick --mechanism null,fence,membarrier-private-expedited \
-	--mbbench "$MBBENCH" --out-root "$TMP/int" >"$TMP/int.out" 2>"$TMP/int.err" &
+env --default-signal=INT $RUNALL --quick --mechanism null,fence,membarrier-private-expedited \
+	--out-root "$TMP/int" >"$TMP/int.out" 2>"$TMP/int.err" &
 pid=$!
 i=0
 while [ ! -s "$(ls -d "$TMP"/int/*.incomplete/commands.txt 2>/dev/null | head -n 1)" ] && [ $i -lt 100 ]; do
@@ -104,7 +105,7 @@ case "\$*" in "latency --mechanism fence "*) exit 1 ;; esac
 exit \$rc
 EOF
 chmod +x "$TMP/mbfail"
-sh "$RUNALL" --quick --mechanism fence --mbbench "$TMP/mbfail" --out-root "$TMP/fail" \
+$RUNALL --quick --mechanism fence --mbbench "$TMP/mbfail" --out-root "$TMP/fail" \
 	>"$TMP/fail.out" 2>"$TMP/fail.err"
 frc=$?
 frun=$(ls -d "$TMP"/fail/*/ 2>/dev/null | head -n 1)
@@ -120,28 +121,28 @@ open(sys.argv[1], "w").write(
     "membarrier-global-expedited,membarrier-global-expedited,compiler,forbidden,0;1,"
     "1000,3,1,990,6,3000,100,failed,\n")
 PY
-"$REPORT" "$frun" >/dev/null 2>"$TMP/e0" &&
+$REPORT "$frun" >/dev/null 2>"$TMP/e0" &&
 	sed -n '/^## Correctness failures/,/^## [^C]/p' "$frun/report.md" |
 	grep -q '| litmus | membarrier-global-expedited | forbidden r1=r2=0 seen 3 times in 1000 trials |'
 ok $? "report.md lists failed rows first, with the finding ($(head -c 120 "$TMP/e0"))"
 
 # Bad input to the readers: one line, exit 2, nothing written.
 mkdir "$TMP/notrun"
-"$REPORT" "$TMP/notrun" 2>"$TMP/e1"; r1=$?
-"$REPORT" "$TMP/missing" 2>"$TMP/e2"; r2=$?
-"$COMPARE" "$run" "$TMP/notrun" 2>"$TMP/e3"; r3=$?
+$REPORT "$TMP/notrun" 2>"$TMP/e1"; r1=$?
+$REPORT "$TMP/missing" 2>"$TMP/e2"; r2=$?
+$COMPARE "$run" "$TMP/notrun" 2>"$TMP/e3"; r3=$?
 [ $r1 -eq 2 ] && [ $r2 -eq 2 ] && [ $r3 -eq 2 ] &&
 	[ "$(cat "$TMP/e1" "$TMP/e2" "$TMP/e3" | wc -l)" -eq 3 ] && [ -z "$(ls "$TMP/notrun")" ]
 ok $? "report/compare on a missing or non-results folder: exit 2, one line each"
 mkdir "$TMP/half.incomplete" && cp "$run/calls.csv" "$TMP/half.incomplete/"
-"$REPORT" "$TMP/half.incomplete" 2>"$TMP/e4"
+$REPORT "$TMP/half.incomplete" 2>"$TMP/e4"
 [ $? -eq 2 ] && [ ! -e "$TMP/half.incomplete/report.md" ]
 ok $? "report on an incomplete folder: exit 2, no report written"
-"$PLOT" "$TMP/notrun" 2>"$TMP/e5"; r5=$?
-"$REPORT" "$run" --output "$TMP/missing/r.md" 2>"$TMP/e6"; r6=$?
+$PLOT "$TMP/notrun" 2>"$TMP/e5"; r5=$?
+$REPORT "$run" --output "$TMP/missing/r.md" 2>"$TMP/e6"; r6=$?
 [ $r5 -eq 2 ] && [ $r6 -eq 2 ] && [ ! -e "$TMP/missing" ] && [ ! -e "$TMP/notrun/plots" ]
 ok $? "plot on a non-results folder, report to an unwritable destination: exit 2"
-sh "$RUNALL" --mechanism nosuch --mbbench "$MBBENCH" --out-root "$TMP/bad" 2>"$TMP/e7"
+$RUNALL --mechanism nosuch --out-root "$TMP/bad" 2>"$TMP/e7"
 [ $? -eq 2 ] && [ -z "$(ls "$TMP/bad" 2>/dev/null)" ]
-ok $? "run-all with an unknown mechanism: exit 2, no folder"
+ok $? "sweep with an unknown mechanism: exit 2, no folder"
 done_testing
