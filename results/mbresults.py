@@ -112,3 +112,132 @@ def write_atomic(path, text):
         except OSError:
             pass
         raise UsageError(f"cannot write {path}: {e.strerror} (choose a writable destination)")
+
+
+# ---------------------------------------------------------------------------
+# Assembling a results folder (the sweep's last step): the one place that
+# writes run.json and the per-experiment CSVs, so the shell loop never
+# prints JSON by hand.
+#
+#   mbresults.py assemble DIR --preset P --planned N [--interrupted]
+#
+# reads DIR/raw/points.txt, one line per point tried, in order:
+#   EXPERIMENT NAME STATE [REASON...]
+# STATE is ok (measured), finding (measured; a row's own correctness check
+# failed) or failed (not measured: REASON says why). A measured point's
+# files are DIR/raw/EXPERIMENT-NAME/*.csv and EXPERIMENT.json; DIR/raw/info.json
+# holds the host facts. Writes DIR/<table>.csv and DIR/run.json, each under
+# a temporary name first; on an error prints one line and exits 1, leaving
+# no temporary file.
+
+class AssembleError(Exception):
+    """The folder could not be written or read: one line, exit 1."""
+
+
+def _read_manifest(path):
+    points = []
+    try:
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                parts = line.rstrip("\n").split(" ", 3)
+                if len(parts) < 3 or parts[2] not in ("ok", "finding", "failed"):
+                    raise AssembleError(f"{path}:{n}: not 'EXPERIMENT NAME STATE [REASON]'")
+                points.append({"experiment": parts[0], "name": parts[1], "state": parts[2],
+                               "reason": parts[3] if len(parts) > 3 else ""})
+    except OSError as e:
+        raise AssembleError(f"cannot read {path}: {e.strerror}")
+    return points
+
+
+def _write_all(outputs):
+    """Write {path: text}: every file under a temporary name, then rename
+    them all, so the folder gets all of them or none."""
+    tmps = []
+    try:
+        for path, text in outputs.items():
+            tmp = f"{path}.tmp"
+            tmps.append(tmp)
+            with open(tmp, "w", newline="") as f:
+                f.write(text)
+        for path in outputs:
+            os.replace(f"{path}.tmp", path)
+    except OSError as e:
+        for t in tmps:
+            try:
+                os.unlink(t)
+            except OSError:
+                pass
+        raise AssembleError(f"cannot write {e.filename or 'the folder'}: {e.strerror}")
+
+
+def assemble(folder, preset, planned, interrupted):
+    raw = os.path.join(folder, "raw")
+    points = _read_manifest(os.path.join(raw, "points.txt"))
+    tables, envelopes = {}, []
+    for p in points:
+        if p["state"] == "failed":
+            continue
+        pdir = os.path.join(raw, f"{p['experiment']}-{p['name']}")
+        try:
+            with open(os.path.join(pdir, p["experiment"] + ".json")) as f:
+                envelopes.append(json.load(f))
+            for name in sorted(os.listdir(pdir)):
+                if not name.endswith(".csv"):
+                    continue
+                with open(os.path.join(pdir, name), newline="") as f:
+                    lines = f.read().splitlines(keepends=True)
+                if not lines:
+                    continue
+                head, rows = tables.setdefault(name, (lines[0], []))
+                if lines[0] != head:
+                    raise AssembleError(f"{pdir}/{name}: its header differs from the other points'")
+                rows.extend(lines[1:])
+        except OSError as e:
+            raise AssembleError(f"cannot read {e.filename}: {e.strerror}")
+        except ValueError as e:
+            raise AssembleError(f"{pdir}/{p['experiment']}.json is not valid JSON ({e})")
+    try:
+        with open(os.path.join(raw, "info.json")) as f:
+            info = json.load(f)
+    except OSError as e:
+        raise AssembleError(f"cannot read {e.filename}: {e.strerror}")
+    except ValueError as e:
+        raise AssembleError(f"{raw}/info.json is not valid JSON ({e})")
+    run = {
+        "format_version": 1,
+        "tool": "mbbench sweep",
+        "preset": preset,
+        "interrupted": interrupted,
+        "points_planned": planned,
+        "points_done": len(envelopes),
+        "points_failed": [{"experiment": p["experiment"], "name": p["name"], "reason": p["reason"]}
+                          for p in points if p["state"] == "failed"],
+        "info": info,
+        "points": envelopes,
+    }
+    outputs = {os.path.join(folder, name): head + "".join(rows)
+               for name, (head, rows) in tables.items()}
+    outputs[os.path.join(folder, "run.json")] = json.dumps(run, indent=2) + "\n"
+    _write_all(outputs)
+
+
+def _main(argv):
+    import argparse
+    ap = argparse.ArgumentParser(prog="mbresults.py")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    a = sub.add_parser("assemble", help="write run.json and the CSVs of a sweep's folder")
+    a.add_argument("folder")
+    a.add_argument("--preset", required=True)
+    a.add_argument("--planned", type=int, required=True)
+    a.add_argument("--interrupted", action="store_true")
+    args = ap.parse_args(argv)
+    try:
+        assemble(args.folder, args.preset, args.planned, args.interrupted)
+    except AssembleError as e:
+        print(f"sweep: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))
