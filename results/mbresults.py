@@ -12,6 +12,25 @@ import sys
 
 EXPERIMENTS = ("calls", "latency", "disturb", "contend", "register", "rcu", "litmus")
 
+# Columns the readers rely on, per CSV (SCHEMA.md has them all), and those
+# that must hold whole numbers where not empty: a damaged folder is
+# refused with one line naming the file instead of a traceback.
+REQUIRED = {
+    "calls": ("mechanism", "threads", "behaviour", "scope", "ns_per_call", "ns_per_call_ci95", "status"),
+    "latency": ("mechanism", "threads", "behaviour", "scope", "samples", "min_ns", "p50_ns", "p90_ns",
+                "p99_ns", "p999_ns", "max_ns", "status"),
+    "disturb": ("mechanism", "round", "role", "cpu", "phase", "ipis_per_barrier", "mb_ipis_per_barrier",
+                "tlb_per_barrier", "oncpu_fraction", "p50_ns", "p99_ns", "status"),
+    "contend": ("mechanism", "mode", "callers", "spinners", "aggregate_calls_per_s", "p50_ns", "p99_ns", "status"),
+    "register": ("mechanism", "other_threads", "behaviour", "register_ns", "first_barrier_ns",
+                 "steady_barrier_ns", "thread_create_unregistered_ns", "thread_create_registered_ns", "status"),
+    "rcu": ("scheme", "family", "readers", "writers", "reads", "writes", "violations", "status"),
+    "litmus": ("pairing", "trials", "status"),
+    "latency-histogram": ("mechanism",),
+}
+INTEGER = ("threads", "round", "cpu", "callers", "spinners", "other_threads", "readers", "writers",
+           "samples", "trials", "violations")
+
 
 class UsageError(Exception):
     """Bad input: reported on one line, exit status 2."""
@@ -34,19 +53,43 @@ def load_folder(path):
             raise UsageError(f"{path} is incomplete: run.json is missing (re-run make bench)")
         raise UsageError(f"{path} is not a results folder (no run.json, no experiment CSV)")
     try:
-        with open(run_json) as f:
+        with open(run_json, encoding="utf-8") as f:
             run = json.load(f)
     except (OSError, ValueError) as e:
         raise UsageError(f"{run_json} cannot be read as JSON ({e}); the folder is damaged")
+    if not isinstance(run, dict) or not isinstance(run.get("info", {}), dict) \
+            or not isinstance(run.get("points", []), list):
+        raise UsageError(f"{run_json} is not a results folder's run.json (an object with info and points)")
     data = {}
+    if os.path.isfile(os.path.join(path, "latency-histogram.csv")):
+        csvs.append("latency-histogram")
     for e in csvs:
-        with open(os.path.join(path, e + ".csv"), newline="") as f:
-            data[e] = list(csv.DictReader(f))
-    hist = os.path.join(path, "latency-histogram.csv")
-    if os.path.isfile(hist):
-        with open(hist, newline="") as f:
-            data["latency-histogram"] = list(csv.DictReader(f))
+        data[e] = read_csv(os.path.join(path, e + ".csv"), REQUIRED.get(e, ()))
     return run, data
+
+
+def read_csv(path, required):
+    """Rows of a result CSV, or UsageError naming the file and the damage."""
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            reader = csv.DictReader(f)
+            rows = list(reader)
+            header = reader.fieldnames or []
+    except UnicodeDecodeError as e:
+        raise UsageError(f"{path}: not UTF-8 text (byte {e.start}); the folder is damaged")
+    except (OSError, csv.Error) as e:
+        raise UsageError(f"{path} cannot be read as CSV ({e}); the folder is damaged")
+    missing = [c for c in required if c not in header]
+    if missing:
+        raise UsageError(f"{path}: column {missing[0]} is missing; the folder is damaged or from another tool")
+    for n, r in enumerate(rows, 2):
+        if None in r or any(v is None for v in r.values()):
+            raise UsageError(f"{path}:{n}: {'more' if None in r else 'fewer'} cells than the header")
+        for c in INTEGER:
+            v = r.get(c)
+            if v and not v.lstrip("-").isdigit():
+                raise UsageError(f"{path}:{n}: {c} is '{v[:20]}', not a whole number")
+    return rows
 
 
 def host(run):
