@@ -7,7 +7,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 PY=${PYTHON3:-python3}
-plan 12
+plan 13
 
 # Every helper answers --help and -h on stdout with its usage, exit 0.
 bad=
@@ -91,4 +91,13 @@ ok $? "plot and report without their data: exit 1, one line naming the path"
 "$MBBENCH" sweep --mechanism null --output "$TMP/run" >/dev/null 2>"$TMP/e"
 [ $? -eq 2 ] && grep -q 'not an empty directory' "$TMP/e"
 ok $? "sweep --output onto a finished folder: exit 2, nothing overwritten"
+
+# mbbench(1) has a section for every subcommand mbbench --help lists.
+man=${top_srcdir:-.}/bench/mbbench.1
+missing=
+for sub in $("$MBBENCH" --help | awk '/^  [a-z]/ { print $1 }'); do
+	grep -Eq "^\.BI? $sub( |\$)" "$man" || missing="$missing $sub"
+done
+[ -z "$missing" ]
+ok $? "mbbench(1) has a section for every subcommand (missing:${missing:- none})"
 done_testing
