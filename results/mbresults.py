@@ -264,6 +264,26 @@ def assemble(folder, preset, planned, interrupted):
     _write_all(outputs)
 
 
+def title(folder):
+    """The figures' title: host, kernel, preset, virtualization and date,
+    from the folder's run.json (a sweep's or a vm run's)."""
+    try:
+        with open(os.path.join(folder, "run.json"), encoding="utf-8") as f:
+            run = json.load(f)
+        if not isinstance(run, dict):
+            run = {}
+    except (OSError, ValueError):
+        run = {}
+    points = [p for p in run.get("points", []) if isinstance(p, dict)]
+    h = host(run) or next((p["host"] for p in points if isinstance(p.get("host"), dict)), {})
+    name = run.get("hostname") or h.get("hostname") or "host"
+    preset = run.get("preset") or (f"vm {run['experiment']}" if run.get("experiment") else "?")
+    end = next((p.get("end") for p in reversed(points) if p.get("end")), None) \
+        or (run.get("info") or {}).get("end") or "?"
+    virt = h.get("virtualization") or "?"
+    return f"{name}, kernel {h.get('kernel_release', '?')}, {preset} preset, {virt}, {end}"
+
+
 def _main(argv):
     import argparse
     ap = argparse.ArgumentParser(prog="mbresults.py")
@@ -273,7 +293,12 @@ def _main(argv):
     a.add_argument("--preset", required=True)
     a.add_argument("--planned", type=int, required=True)
     a.add_argument("--interrupted", action="store_true")
+    t = sub.add_parser("title", help="print the figures' title for a results folder")
+    t.add_argument("folder")
     args = ap.parse_args(argv)
+    if args.cmd == "title":
+        print(title(args.folder))
+        return 0
     try:
         assemble(args.folder, args.preset, args.planned, args.interrupted)
     except AssembleError as e:
