@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# mbbench compare on synthetic results folders with known shifts: no more
+# false alarms than the nominal level on 200 unchanged points, a 5% shift
+# at CV 1% found on every shifted point and nowhere else, --fail-on-regression,
+# rows keyed by their full identity (disturb rounds), rows in one run only,
+# host differences, and the csv and json formats.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+PY=${PYTHON3:-python3}
+if ! command -v "$PY" >/dev/null 2>&1; then
+	echo "1..0 # SKIP python3 not found (apt-get install python3)"
+	exit 0
+fi
+plan 9
+
+"$PY" - "$TMP" <<'PY'
+import json, math, os, random, sys
+tmp = sys.argv[1]
+rng = random.Random(7)
+T975 = {9: 2.262}
+calls_cols = ("mechanism,threads,behaviour,scope,placement,cpus,oversubscribed,repeats,calls_per_repeat,"
+              "ns_per_call,ns_per_call_stddev,ns_per_call_ci95,calls_per_s,calls_per_s_ci95,cv,status,skip_reason")
+dist_cols = ("mechanism,round,role,cpu,phase,victim,policy,rate_per_s,elapsed_s,barriers,ipi_source,ipis,"
+             "ipis_per_barrier,mb_ipis,mb_ipis_per_barrier,tlb_shootdowns,tlb_per_barrier,idle_entries,signals,"
+             "oncpu_fraction,samples,p50_ns,p99_ns,p999_ns,max_ns,status,skip_reason")
+
+def folder(name, shift=lambda i: 1.0, kernel="6.1.0", cmdline="quiet", extra=0, ipis=(1.0, 0.0)):
+    d = os.path.join(tmp, name)
+    os.makedirs(d)
+    host = {"hostname": "h", "kernel_release": kernel, "cmdline": cmdline, "virtualization": "none"}
+    json.dump({"format_version": 1, "tool": "mbbench sweep", "preset": "quick", "interrupted": False,
+               "points_planned": 1, "points_done": 1, "points_failed": [],
+               "info": {"host": host}, "points": [{"version": "0.1.0", "end": "2026-12-03T00:00:00Z"}]},
+              open(os.path.join(d, "run.json"), "w"))
+    rows = [calls_cols]
+    for i in range(200 + extra):
+        xs = [1000.0 * shift(i) * (1 + 0.01 * rng.gauss(0, 1)) for _ in range(10)]
+        m = sum(xs) / 10
+        sd = math.sqrt(sum((x - m) ** 2 for x in xs) / 9)
+        ci = T975[9] * sd / math.sqrt(10)
+        rows.append(f"m{i},1,spin,same-process,compact,0,0,10,1000,{m:.4f},{sd:.4f},{ci:.4f},"
+                    f"{1e9 / m:.1f},0,{sd / m:.4f},ok,")
+    open(os.path.join(d, "calls.csv"), "w").write("\n".join(rows) + "\n")
+    rows = [dist_cols]
+    for rnd, v in enumerate(ipis):
+        rows.append(f"x,{rnd},self-spin,1,storm,mbbench,SCHED_OTHER,1000,1,1000,tracepoint,0,{v},0,0,0,0,,,1,0,"
+                    f"100,200,300,400,ok,")
+    open(os.path.join(d, "disturb.csv"), "w").write("\n".join(rows) + "\n")
+
+folder("a")
+folder("null")
+folder("shift", shift=lambda i: 1.05 if i < 50 else 1.0)
+folder("host", kernel="6.12.0", cmdline="quiet rcu_expedited=1", extra=3, ipis=(1.0, 0.9))
+PY
+ok $? "synthetic folders written"
+
+"$MBBENCH" compare "$TMP/a" "$TMP/null" --format csv >"$TMP/null.csv" 2>"$TMP/e"
+n=$(grep -c ',ns_per_call,.*,\*,' "$TMP/null.csv")
+[ "$n" -le 10 ]
+ok $? "200 unchanged points (CV 1%, 10 repeats), Holm: $n flagged (nominal 5%: at most 10)"
+"$MBBENCH" compare "$TMP/a" "$TMP/null" --format csv --correction bh >"$TMP/nullbh.csv"
+n=$(grep -c ',ns_per_call,.*,\*,' "$TMP/nullbh.csv")
+[ "$n" -le 10 ]
+ok $? "the same with Benjamini-Hochberg: $n flagged"
+
+"$MBBENCH" compare "$TMP/a" "$TMP/shift" --format csv >"$TMP/shift.csv"
+hit=$(grep -Ec '^[^,]*,[^,]*,calls,mechanism=m([0-9]|[1-4][0-9]) .*,\*,worse$' "$TMP/shift.csv")
+false=$(grep -Ec '^[^,]*,[^,]*,calls,mechanism=m([5-9][0-9]|1[0-9][0-9]) .*,\*,' "$TMP/shift.csv")
+[ "$hit" -eq 50 ] && [ "$false" -eq 0 ]
+ok $? "a 5% shift at CV 1% on 50 of 200 points: $hit of 50 found worse, $false false alarms"
+
+"$MBBENCH" compare "$TMP/a" "$TMP/shift" --fail-on-regression 3 >/dev/null 2>"$TMP/e1"; r1=$?
+"$MBBENCH" compare "$TMP/a" "$TMP/null" --fail-on-regression 3 >/dev/null 2>"$TMP/e2"; r2=$?
+"$MBBENCH" compare "$TMP/a" "$TMP/shift" --fail-on-regression 10 >/dev/null 2>"$TMP/e3"; r3=$?
+[ $r1 -eq 1 ] && [ $r2 -eq 0 ] && [ $r3 -eq 0 ] && [ "$(wc -l <"$TMP/e1")" -eq 1 ]
+ok $? "--fail-on-regression 3: exit $r1 for the 5% shift, $r2 for the unchanged pair; 10: exit $r3 ($(cat "$TMP/e1"))"
+
+"$MBBENCH" compare "$TMP/a" "$TMP/host" >"$TMP/host.md"
+grep -q 'round=0 role=self-spin cpu=1 phase=storm | ipis_per_barrier | 1 | 1 | +0.000 | ~' "$TMP/host.md" &&
+	grep -q 'round=1 role=self-spin cpu=1 phase=storm | ipis_per_barrier | 0 | 0.9 | +0.900 | \* | worse' "$TMP/host.md"
+ok $? "disturb rows keyed with their round; IPIs compared by difference"
+[ "$(grep -c '^| B | calls | mechanism=m20[0-2] ' "$TMP/host.md")" -eq 3 ]
+ok $? "points in one run only are listed"
+grep -q 'WARNING: the two runs differ in 2 things' "$TMP/host.md" && grep -q '| kernel_release | 6.1.0 | 6.12.0 |' "$TMP/host.md"
+ok $? "the header lists the host differences and warns when more than one thing differs"
+"$MBBENCH" compare "$TMP/a" "$TMP/shift" "$TMP/null" --format json >"$TMP/c.json" &&
+	"$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["comparisons"]
+assert [x["b"].rsplit("/", 1)[1] for x in c] == ["shift", "null"]
+assert sum(p["verdict"] == "worse" for p in c[0]["points"]) == 50
+' "$TMP/c.json"
+ok $? "several runs against the first, as JSON"
+done_testing
