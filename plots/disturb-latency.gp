@@ -2,13 +2,14 @@
 # Figure 4: what a barrier storm does to a realtime busy-poll victim (gaps in
 # its loop, the oslat method) and to a periodic sleeper (wake-up lateness,
 # the cyclictest method): p99 and max, baseline vs storm, per mechanism.
-# Reads disturb.csv only. Variables: in, mechs, title_text, panels.
+# Reads disturb.csv only. Variables: in, mechs, title_text, panels, style.
+load style
 set datafile separator ","
 set datafile columnheaders
 set style fill solid 0.7 border -1
 set logscale y
 set grid y
-set key top left
+set key outside bottom center horizontal
 n = words(mechs)
 set xrange [0.4:n + 0.6]
 set xtics () rotate by -20
