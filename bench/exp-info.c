@@ -19,6 +19,20 @@ static const struct col list_cols[] = {
 	{ "summary", COL_STR },
 };
 
+/* rcu_expedited=1 turns MEMBARRIER_CMD_GLOBAL into an expedited grace period. */
+static int rcu_expedited_here(void)
+{
+	char p[512], v[8] = "";
+	FILE *f = fopen(host_path("/sys/kernel/rcu_expedited", p, sizeof(p)), "r");
+
+	if (!f)
+		return 0;
+	if (!fgets(v, sizeof(v), f))
+		v[0] = '\0';
+	fclose(f);
+	return v[0] == '1';
+}
+
 int exp_list_main(int argc, char **argv)
 {
 	struct exp_spec spec = {
@@ -42,6 +56,9 @@ int exp_list_main(int argc, char **argv)
 		table_set_int(&t, r, "available", ok);
 		table_set_str(&t, r, "reason", ok ? NULL : reason);
 		table_set_str(&t, r, "summary", m->summary);
+		if (ok && !strcmp(m->name, "membarrier-global") && rcu_expedited_here())
+			table_set_str(&t, r, "summary",
+				      "GLOBAL: expedited on this host (rcu_expedited=1): IPIs to every CPU running a task, microseconds, not a grace period");
 	}
 	if (o.format == FMT_HUMAN) {
 		/* A list reads better as a list than as a data table. */

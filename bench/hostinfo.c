@@ -20,13 +20,19 @@
 #include "hostinfo.h"
 #include "util.h"
 
-static void add(struct hostinfo *h, const char *key, const char *val)
+void hostinfo_add(struct hostinfo *h, const char *key, const char *val, const char *src)
 {
 	if (h->n >= HOSTINFO_MAX)
 		return;
 	h->key[h->n] = key;
 	h->val[h->n] = xstrdup(val ? val : "");
+	h->src[h->n] = src ? xstrdup(src) : NULL;
 	h->n++;
+}
+
+static void add(struct hostinfo *h, const char *key, const char *val)
+{
+	hostinfo_add(h, key, val, NULL);
 }
 
 static int read_line(const char *path, char *buf, size_t len)
@@ -167,6 +173,7 @@ void hostinfo_collect(struct hostinfo *h, hwloc_topology_t topo)
 	privileges(buf, sizeof(buf));
 	add(h, "privileges", buf);
 	add(h, "clock", "CLOCK_MONOTONIC");
+	hostfacts_collect(h);
 }
 
 const char *hostinfo_get(const struct hostinfo *h, const char *key)
@@ -180,20 +187,32 @@ const char *hostinfo_get(const struct hostinfo *h, const char *key)
 void hostinfo_human(const struct hostinfo *h, FILE *f, const char *prefix)
 {
 	for (int i = 0; i < h->n; i++)
-		fprintf(f, "%s%-16s %s\n", prefix, h->key[i], h->val[i]);
+		fprintf(f, "%s%-22s %s%s%s%s\n", prefix, h->key[i], h->val[i],
+			h->src[i] ? "  [" : "", h->src[i] ? h->src[i] : "", h->src[i] ? "]" : "");
 }
 
 void hostinfo_json(const struct hostinfo *h, struct json *j, const char *key)
 {
+	char skey[64];
+
 	json_begin_object(j, key);
 	for (int i = 0; i < h->n; i++)
 		json_str(j, h->key[i], h->val[i]);
+	json_end_object(j);
+	/* Beside it: where each fact that is not self-evident came from. */
+	snprintf(skey, sizeof(skey), "%s_sources", key);
+	json_begin_object(j, skey);
+	for (int i = 0; i < h->n; i++)
+		if (h->src[i])
+			json_str(j, h->key[i], h->src[i]);
 	json_end_object(j);
 }
 
 void hostinfo_free(struct hostinfo *h)
 {
-	for (int i = 0; i < h->n; i++)
+	for (int i = 0; i < h->n; i++) {
 		free(h->val[i]);
+		free(h->src[i]);
+	}
 	h->n = 0;
 }

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The host settings that change what a barrier costs and whom it
+ * interrupts, each with where it was read, or "unknown":
+ *  - rcu_expedited turns MEMBARRIER_CMD_GLOBAL (a synchronize_rcu()) into an
+ *    expedited grace period: microseconds and IPIs instead of milliseconds
+ *    and none; rcu_normal does the opposite to expedited grace periods;
+ *  - nohz_full makes the kernel refuse MEMBARRIER_CMD_GLOBAL; isolated CPUs
+ *    and the preemption model change who runs where and when;
+ *  - HZ and the kernel options (where the config is readable);
+ *  - CPU vulnerability mitigations (every syscall and IPI pays for them) and
+ *    SMT; cpuidle (an idle CPU may be woken, or polled); RT throttling
+ *    (sched_rt_runtime_us shows as a ~50 ms gap in a busy-poll victim);
+ *  - the hypervisor and its paravirtual features: with PV TLB flush a guest
+ *    flushes without an IPI, so mprotect's shootdowns are not seen as IPIs;
+ *    with PV send-IPI an IPI is one hypercall;
+ *  - whether the kernel serializes expedited IPIs (membarrier_ipi_mutex);
+ *  - the suite's own version, git commit, compiler and flags.
+ * MBBENCH_SYSROOT, when set, is prepended to /sys and /proc paths so tests
+ * can present a made-up host.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+#include <dirent.h>
+
+#include "hostinfo.h"
+#include "util.h"
+
+#ifndef MBB_GIT_COMMIT
+#define MBB_GIT_COMMIT "unknown"
+#endif
+#ifndef MBB_CFLAGS
+#define MBB_CFLAGS "unknown"
+#endif
+
+const char *host_path(const char *path, char *buf, size_t len)
+{
+	const char *root = getenv("MBBENCH_SYSROOT");
+
+	snprintf(buf, len, "%s%s", root && *root ? root : "", path);
+	return buf;
+}
+
+/* First line of a /sys or /proc file, or -1. */
+static int sysread(const char *path, char *buf, size_t len)
+{
+	char p[512];
+	FILE *f = fopen(host_path(path, p, sizeof(p)), "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f)) {
+		buf[0] = '\0';
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* A one-line file as a fact: its content, or "unknown" and why. */
+static void file_fact(struct hostinfo *h, const char *key, const char *path, const char *empty)
+{
+	char buf[512];
+
+	if (sysread(path, buf, sizeof(buf)))
+		hostinfo_add(h, key, "unknown", path);
+	else
+		hostinfo_add(h, key, buf[0] ? buf : empty, path);
+}
+
+/* The kernel config: /proc/config.gz (through gzip) or /boot/config-RELEASE. */
+static FILE *open_config(char *src, size_t len)
+{
+	struct utsname u;
+	char p[512], cmd[600];
+	FILE *f;
+
+	if (uname(&u))
+		return NULL;
+	snprintf(src, len, "/boot/config-%s", u.release);
+	f = fopen(host_path(src, p, sizeof(p)), "r");
+	if (f)
+		return f;
+	host_path("/proc/config.gz", p, sizeof(p));
+	f = fopen(p, "r");
+	if (!f)
+		return NULL;
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "gzip -dc '%s' 2>/dev/null", p);
+	snprintf(src, len, "/proc/config.gz");
+	return popen(cmd, "r");
+}
+
+static const char *const config_keys[] = {
+	"CONFIG_HZ", "CONFIG_PREEMPT_NONE", "CONFIG_PREEMPT_VOLUNTARY", "CONFIG_PREEMPT",
+	"CONFIG_PREEMPT_RT", "CONFIG_PREEMPT_DYNAMIC", "CONFIG_NO_HZ_FULL", "CONFIG_NO_HZ_IDLE",
+	"CONFIG_MEMBARRIER", "CONFIG_RSEQ", "CONFIG_PREEMPT_RCU", "CONFIG_RCU_EXPERT",
+	"CONFIG_RCU_LAZY", "CONFIG_PARAVIRT", "CONFIG_KVM_GUEST", "CONFIG_HYPERV",
+	"CONFIG_CPU_MITIGATIONS",
+};
+
+static void kernel_config(struct hostinfo *h, char *preempt, size_t plen)
+{
+	char src[300], line[512], opts[1024] = "", hz[32] = "unknown";
+	FILE *f = open_config(src, sizeof(src));
+	int is_pipe = !strcmp(src, "/proc/config.gz");
+
+	if (!f) {
+		hostinfo_add(h, "kernel_config", "unknown", "no /boot/config-RELEASE or /proc/config.gz");
+		hostinfo_add(h, "hz", "unknown", "kernel config not readable");
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		for (size_t i = 0; i < sizeof(config_keys) / sizeof(config_keys[0]); i++) {
+			size_t n = strlen(config_keys[i]);
+
+			if (strncmp(line, config_keys[i], n) || line[n] != '=')
+				continue;
+			snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts), "%s%s",
+				 opts[0] ? " " : "", line + 7);
+			if (!strcmp(config_keys[i], "CONFIG_HZ"))
+				snprintf(hz, sizeof(hz), "%s", line + n + 1);
+			if (!preempt[0] && !strncmp(config_keys[i], "CONFIG_PREEMPT", 14) &&
+			    strcmp(config_keys[i], "CONFIG_PREEMPT_RCU") &&
+			    strcmp(config_keys[i], "CONFIG_PREEMPT_DYNAMIC") && !strcmp(line + n, "=y"))
+				snprintf(preempt, plen, "%s", config_keys[i] + 7);
+		}
+	}
+	if (is_pipe)
+		pclose(f);
+	else
+		fclose(f);
+	hostinfo_add(h, "kernel_config", opts[0] ? opts : "none of the options of interest", src);
+	hostinfo_add(h, "hz", hz, src);
+}
+
+/* The preemption model: debugfs knows the dynamic one; else uname and config. */
+static void preemption(struct hostinfo *h, const char *from_config)
+{
+	char buf[256];
+	struct utsname u;
+
+	if (!sysread("/sys/kernel/debug/sched/preempt", buf, sizeof(buf)) && buf[0]) {
+		hostinfo_add(h, "preemption", buf, "/sys/kernel/debug/sched/preempt (current in parentheses)");
+		return;
+	}
+	if (from_config[0]) {
+		hostinfo_add(h, "preemption", from_config, "kernel config (boot-time preempt= may change a dynamic one)");
+		return;
+	}
+	if (!uname(&u) && strstr(u.version, "PREEMPT")) {
+		hostinfo_add(h, "preemption", strstr(u.version, "PREEMPT_RT") ? "rt" :
+			     strstr(u.version, "PREEMPT_DYNAMIC") ? "dynamic" : "preempt",
+			     "uname -v");
+		return;
+	}
+	hostinfo_add(h, "preemption", "unknown", "no debugfs, config or PREEMPT in uname -v");
+}
+
+static void vulnerabilities(struct hostinfo *h)
+{
+	const char *dir = "/sys/devices/system/cpu/vulnerabilities";
+	char p[512], out[2048] = "", line[256];
+	struct dirent **names;
+	int n = scandir(host_path(dir, p, sizeof(p)), &names, NULL, alphasort);
+
+	if (n < 0) {
+		hostinfo_add(h, "vulnerabilities", "unknown", dir);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		char file[700];
+
+		if (names[i]->d_name[0] != '.') {
+			snprintf(file, sizeof(file), "%s/%s", dir, names[i]->d_name);
+			if (!sysread(file, line, sizeof(line)))
+				snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s: %s",
+					 out[0] ? "; " : "", names[i]->d_name, line);
+		}
+		free(names[i]);
+	}
+	free(names);
+	hostinfo_add(h, "vulnerabilities", out[0] ? out : "none listed", dir);
+}
+
+static void cpuidle(struct hostinfo *h)
+{
+	char drv[128], states[512] = "", name[64], path[128], out[700];
+
+	if (sysread("/sys/devices/system/cpu/cpuidle/current_driver", drv, sizeof(drv)) ||
+	    !strcmp(drv, "none")) {
+		hostinfo_add(h, "cpuidle", "none (no cpuidle driver)", "/sys/devices/system/cpu/cpuidle");
+		return;
+	}
+	for (int i = 0; i < 16; i++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/name", i);
+		if (sysread(path, name, sizeof(name)))
+			break;
+		snprintf(states + strlen(states), sizeof(states) - strlen(states), "%s%s",
+			 states[0] ? "," : "", name);
+	}
+	snprintf(out, sizeof(out), "%s (states %s)", drv, states[0] ? states : "none");
+	hostinfo_add(h, "cpuidle", out, "/sys/devices/system/cpu/cpuidle, cpu0/cpuidle");
+}
+
+/* KVM's paravirtual features (CPUID 0x40000001 EAX) that change IPIs and TLB flushes. */
+static void hypervisor_features(struct hostinfo *h)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int a, b, c, d;
+	char vendor[13], out[256] = "";
+
+	__cpuid(1, a, b, c, d);
+	if (!(c & (1u << 31))) {
+		hostinfo_add(h, "hypervisor_features", "none (not a guest)", "CPUID.1:ECX[31]");
+		return;
+	}
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &c, 4);
+	memcpy(vendor + 8, &d, 4);
+	vendor[12] = '\0';
+	if (!strcmp(vendor, "KVMKVMKVM") && a >= 0x40000001) {
+		static const struct { int bit; const char *name; } kvm[] = {
+			{ 3, "pv-eoi" }, { 5, "steal-time" }, { 9, "pv-tlb-flush" },
+			{ 11, "pv-send-ipi" }, { 13, "pv-sched-yield" },
+		};
+
+		__cpuid(0x40000001, a, b, c, d);
+		for (size_t i = 0; i < sizeof(kvm) / sizeof(kvm[0]); i++)
+			if (a & (1u << kvm[i].bit))
+				snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s",
+					 out[0] ? " " : "", kvm[i].name);
+		hostinfo_add(h, "hypervisor_features", out[0] ? out : "none", "CPUID 0x40000001 (KVM)");
+		return;
+	}
+	snprintf(out, sizeof(out), "unknown (hypervisor '%s' does not describe its features here)", vendor);
+	hostinfo_add(h, "hypervisor_features", out, "CPUID 0x40000000");
+#else
+	hostinfo_add(h, "hypervisor_features", "unknown", "not an x86 host");
+#endif
+}
+
+/* The TLB shootdowns this host has counted since boot: 0 means the guest
+ * flushes without an IPI it can see, so mprotect's are not observable. */
+static void tlb_counter(struct hostinfo *h)
+{
+	char p[512], line[4096];
+	FILE *f = fopen(host_path("/proc/interrupts", p, sizeof(p)), "r");
+	unsigned long long sum = 0;
+	int found = 0;
+
+	if (!f) {
+		hostinfo_add(h, "tlb_shootdowns_since_boot", "unknown", "/proc/interrupts");
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *s = line + strspn(line, " "), *end;
+
+		if (strncmp(s, "TLB:", 4))
+			continue;
+		found = 1;
+		for (s += 4;; s = end) {
+			unsigned long long v = strtoull(s, &end, 10);
+
+			if (end == s)
+				break;
+			sum += v;
+		}
+	}
+	fclose(f);
+	snprintf(line, sizeof(line), "%llu", sum);
+	hostinfo_add(h, "tlb_shootdowns_since_boot", found ? line : "unknown (no TLB row)",
+		     "/proc/interrupts, TLB row, all CPUs");
+}
+
+/* membarrier_ipi_mutex (mainline 6.8, commit 944d5fe50f3f; stable kernels
+ * backported it in 2024) serializes every expedited IPI in the system. */
+static void ipi_serialization(struct hostinfo *h)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2) {
+		hostinfo_add(h, "membarrier_ipi_serialized", "unknown", "kernel release unreadable");
+		return;
+	}
+	if (major > 6 || (major == 6 && minor >= 8))
+		hostinfo_add(h, "membarrier_ipi_serialized", "yes",
+			     "kernel release >= 6.8 (membarrier_ipi_mutex, commit 944d5fe50f3f)");
+	else
+		hostinfo_add(h, "membarrier_ipi_serialized", "unknown",
+			     "kernel release < 6.8: yes if the 2024 stable backport is in (Debian's 6.1.192 has it)");
+}
+
+void hostfacts_collect(struct hostinfo *h)
+{
+	char buf[256], preempt[64] = "";
+
+	file_fact(h, "rcu_expedited", "/sys/kernel/rcu_expedited", "?");
+	file_fact(h, "rcu_normal", "/sys/kernel/rcu_normal", "?");
+	if (sysread("/sys/devices/system/cpu/nohz_full", buf, sizeof(buf)))
+		hostinfo_add(h, "nohz_full", "none", "no /sys/devices/system/cpu/nohz_full: kernel without NO_HZ_FULL");
+	else
+		hostinfo_add(h, "nohz_full", buf[0] ? buf : "none", "/sys/devices/system/cpu/nohz_full");
+	file_fact(h, "isolated", "/sys/devices/system/cpu/isolated", "none");
+	kernel_config(h, preempt, sizeof(preempt));
+	preemption(h, preempt);
+	vulnerabilities(h);
+	if (sysread("/sys/devices/system/cpu/smt/control", buf, sizeof(buf))) {
+		hostinfo_add(h, "smt", "unknown", "/sys/devices/system/cpu/smt/control");
+	} else {
+		char active[16] = "?";
+
+		sysread("/sys/devices/system/cpu/smt/active", active, sizeof(active));
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (active %s)", active);
+		hostinfo_add(h, "smt", buf, "/sys/devices/system/cpu/smt/{control,active}");
+	}
+	cpuidle(h);
+	file_fact(h, "sched_rt_runtime_us", "/proc/sys/kernel/sched_rt_runtime_us", "?");
+	hypervisor_features(h);
+	tlb_counter(h);
+	ipi_serialization(h);
+	hostinfo_add(h, "suite_version", PACKAGE_VERSION, "configure.ac");
+	hostinfo_add(h, "suite_commit", MBB_GIT_COMMIT, "git describe at build time");
+#ifdef __clang__
+	snprintf(buf, sizeof(buf), "clang %s", __clang_version__);
+#else
+	snprintf(buf, sizeof(buf), "gcc %s", __VERSION__);
+#endif
+	hostinfo_add(h, "compiler", buf, "__VERSION__");
+	hostinfo_add(h, "cflags", MBB_CFLAGS, "configure");
+}
