@@ -213,9 +213,17 @@ def _write_all(outputs):
         raise AssembleError(f"cannot write {e.filename or 'the folder'}: {e.strerror}")
 
 
-def assemble(folder, preset, planned, interrupted):
+def assemble(folder, preset, planned, interrupted, seed=None):
     raw = os.path.join(folder, "raw")
     points = _read_manifest(os.path.join(raw, "points.txt"))
+    run_order = [f"{p['experiment']}:{p['name']}" for p in points]
+    # The CSVs keep the planned order (raw/plan.txt), whatever order ran.
+    try:
+        with open(os.path.join(raw, "plan.txt")) as f:
+            plan = {tuple(line.split()[:2]): i for i, line in enumerate(f) if line.strip()}
+        points.sort(key=lambda p: plan.get((p["experiment"], p["name"]), len(plan)))
+    except OSError:
+        pass
     tables, envelopes = {}, []
     for p in points:
         if p["state"] == "failed":
@@ -255,6 +263,8 @@ def assemble(folder, preset, planned, interrupted):
         "points_done": len(envelopes),
         "points_failed": [{"experiment": p["experiment"], "name": p["name"], "reason": p["reason"]}
                           for p in points if p["state"] == "failed"],
+        "order_seed": seed,
+        "run_order": run_order,
         "info": info,
         "points": envelopes,
     }
@@ -293,6 +303,7 @@ def _main(argv):
     a.add_argument("--preset", required=True)
     a.add_argument("--planned", type=int, required=True)
     a.add_argument("--interrupted", action="store_true")
+    a.add_argument("--seed", type=int)
     t = sub.add_parser("title", help="print the figures' title for a results folder")
     t.add_argument("folder")
     args = ap.parse_args(argv)
@@ -300,7 +311,7 @@ def _main(argv):
         print(title(args.folder))
         return 0
     try:
-        assemble(args.folder, args.preset, args.planned, args.interrupted)
+        assemble(args.folder, args.preset, args.planned, args.interrupted, args.seed)
     except AssembleError as e:
         print(f"sweep: {e}", file=sys.stderr)
         return 1
