@@ -31,7 +31,10 @@
  *
  * On a kernel where membarrier_switch_mm() skips the update when the
  * incoming mm is already the active one, both lazy cases fail with
- * 0.000 IPIs per barrier on CPU B.
+ * 0.000 IPIs per barrier on CPU B. The process is pinned to CPU A before
+ * it forks the cases: a child that started on CPU B (fork balancing) and
+ * was then moved to A would leave its mm lazy on B, and the control
+ * would fail the same way.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -357,6 +360,13 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
 	memset(res, 0, sizeof(*res) * NR_CASES);
 
+	/*
+	 * Children must start on CPU A: a child that ran on CPU B first
+	 * would leave its mm lazy there, which is the case under test.
+	 */
+	if (pin(0, cpu_a))
+		ksft_exit_fail_msg("cannot pin to CPU %d: %s\n", cpu_a,
+				   strerror(errno));
 	move_other_tasks(cpu_a);
 	ksft_print_msg("caller on CPU %d, spinner on CPU %d, %ld barriers, %d other tasks moved to CPU %d\n",
 		       cpu_a, cpu_b, nr_barriers, nr_moved, cpu_a);
