@@ -9,20 +9,57 @@
 KP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CACHE_ROOT=${MBB_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/membarrier-bench}
 
-# VERSION holds plain NAME=value lines.
-kp_version() {
-	sed -n "s/^$1=//p" "$KP_DIR/VERSION"
+# Sources with a series: 6.1 in kernel-patch/ itself, others in a directory
+# of their own (kernel-patch/6.12/) with its VERSION, series and patches.
+kp_sources() {
+	local d
+	echo 6.1
+	for d in "$KP_DIR"/*/VERSION; do
+		[ -f "$d" ] && basename "$(dirname "$d")"
+	done
+	return 0
 }
 
-KERNEL_VERSION=$(kp_version KERNEL_VERSION)
-DEBIAN_PACKAGE=$(kp_version DEBIAN_PACKAGE)
-DEBIAN_VERSION=$(kp_version DEBIAN_VERSION)
-TARBALL=${LINUX_SOURCE_TARBALL:-$(kp_version TARBALL)}
-TREE_DIR=$CACHE_ROOT/linux-$DEBIAN_VERSION
-SRC_DIR=$TREE_DIR/src
-BUILD_DIR=$TREE_DIR/build
-BZIMAGE=$TREE_DIR/bzImage
-HEADERS_DIR=$TREE_DIR/headers
+# kp_select SOURCE VARIANT: set the paths of one kernel. SOURCE is 6.1 or a
+# directory of kernel-patch/ with a VERSION file; VARIANT is fixed (the
+# seed series, then the fixes in fixes/series) or unfixed (the seed series
+# only). Variants share the source and build trees, and keep their own
+# bzImage and stamp, so switching between them rebuilds only what the
+# fixes touch.
+kp_select() {
+	case $1 in
+	6.1) SOURCE_DIR=$KP_DIR ;;
+	'' | */* | .*) SOURCE_DIR=/nonexistent ;;
+	*) SOURCE_DIR=$KP_DIR/$1 ;;
+	esac
+	[ -f "$SOURCE_DIR/VERSION" ] ||
+		die "unknown kernel source '$1' (known: $(kp_sources | paste -sd' '); set --source or KERNEL_SOURCE)"
+	case $2 in
+	fixed | unfixed) ;;
+	*) die "unknown kernel variant '$2' (use fixed or unfixed; set --variant or KERNEL_VARIANT)" ;;
+	esac
+	KERNEL_SOURCE=$1
+	KERNEL_VARIANT=$2
+	FIXES_DIR=$KP_DIR/fixes
+	[ ! -f "$SOURCE_DIR/fixes/series" ] || FIXES_DIR=$SOURCE_DIR/fixes
+	CONFIG_FRAGMENT=$KP_DIR/config-fragment
+	[ ! -f "$SOURCE_DIR/config-fragment" ] || CONFIG_FRAGMENT=$SOURCE_DIR/config-fragment
+	KERNEL_VERSION=$(kp_version KERNEL_VERSION)
+	DEBIAN_PACKAGE=$(kp_version DEBIAN_PACKAGE)
+	DEBIAN_VERSION=$(kp_version DEBIAN_VERSION)
+	TARBALL=${LINUX_SOURCE_TARBALL:-$(kp_version TARBALL)}
+	TREE_DIR=$CACHE_ROOT/linux-$DEBIAN_VERSION
+	SRC_DIR=$TREE_DIR/src
+	BUILD_DIR=$TREE_DIR/build
+	HEADERS_DIR=$TREE_DIR/headers
+	VARIANT_DIR=$TREE_DIR/$KERNEL_VARIANT
+	BZIMAGE=$VARIANT_DIR/bzImage
+}
+
+# VERSION holds plain NAME=value lines.
+kp_version() {
+	sed -n "s/^$1=//p" "$SOURCE_DIR/VERSION"
+}
 
 # One-line error, exit 2: bad input or a missing prerequisite.
 die() {
@@ -55,7 +92,29 @@ hash_files() {
 	cat "$@" | sha256sum | cut -c1-16
 }
 
-# Patches named in the series file, one per line, in order.
-series_patches() {
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$KP_DIR/series"
+# series_in DIR: the patches named in DIR/series, in order, as paths
+# relative to kernel-patch/.
+series_in() {
+	local rel=${1#"$KP_DIR"} p
+	rel=${rel#/}
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1/series" |
+		while IFS= read -r p; do
+			echo "${rel:+$rel/}$p"
+		done
 }
+
+# The seed series of the selected source.
+seed_patches() {
+	series_in "$SOURCE_DIR"
+}
+
+# Every patch of the selected kernel, in order: the seed series, then the
+# fixes unless the variant is unfixed.
+series_patches() {
+	seed_patches
+	if [ "$KERNEL_VARIANT" = fixed ] && [ -f "$FIXES_DIR/series" ]; then
+		series_in "$FIXES_DIR"
+	fi
+}
+
+kp_select "${KERNEL_SOURCE:-6.1}" "${KERNEL_VARIANT:-fixed}"

@@ -10,7 +10,7 @@ import math
 import os
 import sys
 
-EXPERIMENTS = ("calls", "latency", "disturb", "contend", "register", "rcu", "litmus")
+EXPERIMENTS = ("calls", "latency", "disturb", "contend", "register", "rcu", "litmus", "vmscale")
 
 # Columns the readers rely on, per CSV (SCHEMA.md has them all), and those
 # that must hold whole numbers where not empty: a damaged folder is
@@ -27,8 +27,9 @@ REQUIRED = {
     "rcu": ("scheme", "family", "readers", "writers", "reads", "writes", "violations", "status"),
     "litmus": ("pairing", "trials", "status"),
     "latency-histogram": ("mechanism",),
+    "vmscale": ("smp", "k", "mechanism", "ipis_per_barrier_total", "status"),
 }
-INTEGER = ("threads", "round", "cpu", "callers", "spinners", "other_threads", "readers", "writers",
+INTEGER = ("smp", "k", "threads", "round", "cpu", "callers", "spinners", "other_threads", "readers", "writers",
            "samples", "trials", "violations")
 
 
@@ -93,10 +94,16 @@ def read_csv(path, required):
 
 
 def host(run):
+    """The host facts of a sweep's run.json, or of the first point that has
+    them (a vm folder's run.json holds the guests' envelopes)."""
     try:
         return run["info"]["host"]
     except (KeyError, TypeError):
-        return {}
+        pass
+    for p in run.get("points", []) if isinstance(run, dict) else []:
+        if isinstance(p, dict) and isinstance(p.get("host"), dict):
+            return p["host"]
+    return {}
 
 
 def num(s):

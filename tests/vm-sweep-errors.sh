@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # bench/vm-sweep refuses bad input before it builds or boots anything:
-# one line, exit 2, no results folder.
+# one line, exit 2, no results folder. That includes the kernels of an A/B
+# run: an unknown variant name or a bzImage that is not there.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 SWEEP="$top_srcdir/bench/vm-sweep"
@@ -18,7 +19,13 @@ isolated CPU beyond the 4-vCPU guest|isolation --isolate 2-5
 garbage CPU list|isolation --isolate two
 unknown option|scale --fast
 missing static mbbench|scale --smp 2 --mbbench-static $TMP/none
-non-empty output folder|scale --smp 2 --mbbench-static $MBBENCH --out $TMP/full"
+non-empty output folder|scale --smp 2 --mbbench-static $MBBENCH --out $TMP/full
+unknown kernel name|scale --smp 2 --kernels unfixed,frobbed
+missing bzImage|scale --smp 2 --kernel A=$TMP/none --kernels fixed
+--kernel without a path|scale --smp 2 --kernel A
+kernel named twice|scale --smp 2 --kernels fixed,fixed
+kernel name that is not a folder name|scale --smp 2 --kernel ../x=$TMP/full/x
+--kernels without a list|scale --smp 2 --kernels"
 plan "$(printf '%s\n' "$cases" | wc -l)"
 while IFS='|' read -r name args; do
 	# shellcheck disable=SC2086
