@@ -11,10 +11,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../topology/topo.h"
-#include "../workloads/behaviour.h"
-#include "../workloads/mech.h"
+#include "behaviour.h"
+#include "mech.h"
 #include "output.h"
+#include "topo.h"
 
 #define MAX_THREADS 4096
 #define MAX_REPEAT 100000

@@ -29,7 +29,7 @@
 #include "results.h"
 #include "rtjson.h"
 #include "util.h"
-#include "../workloads/victim.h"
+#include "victim.h"
 
 #define MAX_RATE 10000000ull
 #define WARMUP_S 0.1

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../workloads/litmus.h"
 #include "experiment.h"
+#include "litmus.h"
 #include "results.h"
 #include "util.h"
 

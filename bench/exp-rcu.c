@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../workloads/rcu.h"
 #include "experiment.h"
+#include "rcu.h"
 #include "results.h"
 #include "util.h"
 

@@ -21,9 +21,9 @@
 
 #include "barrier.h"
 #include "experiment.h"
-#include "results.h"
 #include "paths.h"
 #include "register-child.h"
+#include "results.h"
 #include "util.h"
 
 

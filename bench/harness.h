@@ -12,10 +12,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "../topology/topo.h"
-#include "../workloads/behaviour.h"
-#include "../workloads/mech.h"
+#include "behaviour.h"
+#include "mech.h"
 #include "stats.h"
+#include "topo.h"
 
 struct team_cfg {
 	hwloc_topology_t topo;
