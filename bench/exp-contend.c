@@ -22,6 +22,7 @@
 
 #include "barrier.h"
 #include "experiment.h"
+#include "pinned.h"
 #include "results.h"
 #include "util.h"
 
@@ -107,6 +108,8 @@ struct caller_slot {
 
 struct shared {
 	_Atomic int ready, attached, go, stop, callers_done;
+	_Atomic int failed;	/* a process could not start its threads: why */
+	char why[256];
 	struct caller_slot slot[];
 };
 
@@ -118,9 +121,10 @@ struct run {
 	struct shared *sh;
 };
 
-struct worker {
+/* The threads of one process; thread i is worker idx[i]. */
+struct worker_group {
 	struct run *r;
-	int index;	/* < callers: a caller; else a spinner */
+	const int *idx;	/* < callers: a caller; else a spinner */
 };
 
 static void caller_loop(struct run *r, int i)
@@ -145,17 +149,23 @@ static void caller_loop(struct run *r, int i)
 	}
 }
 
-static void *worker_main(void *arg)
+static void worker_init(void *arg, int i)
 {
-	struct worker *w = arg;
-	struct run *r = w->r;
+	struct worker_group *g = arg;
+	struct run *r = g->r;
 
-	topo_bind_self(r->topo, r->pl->pu_os[w->index]);
 	if (r->m->thread_init)
-		r->m->thread_init(r->m, w->index);
+		r->m->thread_init(r->m, g->idx[i]);
 	atomic_fetch_add(&r->sh->ready, 1);
-	if (w->index < r->callers) {
-		caller_loop(r, w->index);
+}
+
+static void worker_body(void *arg, int i)
+{
+	struct worker_group *g = arg;
+	struct run *r = g->r;
+
+	if (g->idx[i] < r->callers) {
+		caller_loop(r, g->idx[i]);
 		atomic_fetch_add(&r->sh->callers_done, 1);
 	}
 	/*
@@ -165,34 +175,40 @@ static void *worker_main(void *arg)
 	while (atomic_load_explicit(&r->sh->callers_done, memory_order_relaxed) <
 	       r->callers)
 		cpu_relax();
-	return NULL;
 }
 
 /* Run the given workers (indices) as threads of this process; join. */
 static void run_threads(struct run *r, const int *idx, int n)
 {
-	pthread_t *th = xcalloc((size_t)n, sizeof(*th));
-	struct worker *w = xcalloc((size_t)n, sizeof(*w));
+	int *cpus = xcalloc((size_t)n, sizeof(int));
+	struct worker_group g = { r, idx };
+	struct pinned p;
 	struct mech_team mt;
+	char err[256];
 
-	for (int i = 0; i < n; i++) {
-		w[i].r = r;
-		w[i].index = idx[i];
-		if (pthread_create(&th[i], NULL, worker_main, &w[i]))
-			die("pthread_create: %s", strerror(errno));
+	for (int i = 0; i < n; i++)
+		cpus[i] = r->pl->pu_os[idx[i]];
+	if (spawn_pinned(&p, r->topo, cpus, n, worker_init, worker_body, &g, err,
+			 sizeof(err))) {
+		snprintf(r->sh->why, sizeof(r->sh->why), "%s", err);
+		atomic_store(&r->sh->failed, 1);
+		/* Its callers will not run: do not keep other spinners waiting. */
+		for (int i = 0; i < n; i++)
+			if (idx[i] < r->callers)
+				atomic_fetch_add(&r->sh->callers_done, 1);
+		free(cpus);
+		return;
 	}
 	/* The signal scheme needs the threads of this process to signal. */
 	mt.nthreads = n;
-	mt.threads = th;
+	mt.threads = p.th;
 	if (r->m->attach && r->m->attach(r->m, &mt))
 		r->sh->slot[idx[0]].err = -ENOMEM;
 	atomic_fetch_add(&r->sh->attached, 1);
-	for (int i = 0; i < n; i++)
-		pthread_join(th[i], NULL);
+	pinned_join(&p);
 	if (r->m->detach)
 		r->m->detach(r->m);
-	free(th);
-	free(w);
+	free(cpus);
 }
 
 struct thread_batch {
@@ -286,6 +302,10 @@ static int run_once(struct run *r, int processes, double duration_s,
 	if (!ret) {
 		while (atomic_load(&r->sh->ready) < total ||
 		       atomic_load(&r->sh->attached) < (processes ? nkids : 1)) {
+			if (atomic_load(&r->sh->failed)) {
+				ret = -1;
+				break;
+			}
 			if (processes) {
 				int st;
 
@@ -300,6 +320,8 @@ static int run_once(struct run *r, int processes, double duration_s,
 			}
 			usleep(1000);
 		}
+		if (ret && atomic_load(&r->sh->failed))
+			snprintf(reason, len, "%s", r->sh->why);
 		atomic_store(&r->sh->go, 1);
 		if (!ret)
 			usleep((useconds_t)(duration_s * 1e6));

@@ -122,11 +122,6 @@ static void check_args(struct rcu_args *a)
 			  a->delay_arg);
 }
 
-static int bind_cpu(void *arg, int cpu)
-{
-	return topo_bind_self(arg, cpu);
-}
-
 /* --scheme LIST|all into a list; bad names and broken ones exit 2. */
 static int parse_schemes(const char *arg, int allow_broken,
 			 const struct rcu_scheme **out)
@@ -302,7 +297,7 @@ int exp_rcu_main(int argc, char **argv)
 		for (int r = 0; r < o.repeat && ok; r++) {
 			struct rcu_result rr;
 
-			if (rcu_run_once(s, R, W, pl.pu_os, bind_cpu, o.topo, o.duration_s,
+			if (rcu_run_once(s, R, W, o.topo, pl.pu_os, o.duration_s,
 					 a.cs_ns, a.writer_delay_ns, &rr, reason,
 					 sizeof(reason))) {
 				ok = 0;

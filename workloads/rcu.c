@@ -34,6 +34,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "pinned.h"
 #include "rcu-loop.h"
 #include "util.h"
 
@@ -677,55 +678,52 @@ int rcu_scheme_probe(const struct rcu_scheme *s, char *reason, size_t len)
 
 /* ---- the runner ---------------------------------------------------------- */
 
-struct rcu_targ {
+struct rcu_threads {
 	struct rcu_run *r;
-	int idx, writer, cpu;
-	int (*bind)(void *arg, int cpu);
-	void *bind_arg;
-	pthread_barrier_t *ready, *go;
-	_Atomic int *bind_failed;
+	pthread_barrier_t go;
 };
 
-static void *rcu_thread(void *arg)
+/* Thread i: readers first, then writers. */
+static void rcu_thread_init(void *arg, int i)
 {
-	struct rcu_targ *t = arg;
+	struct rcu_threads *g = arg;
 
-	if (t->bind && t->bind(t->bind_arg, t->cpu))
-		atomic_store(t->bind_failed, t->cpu + 1);
-	if (!t->writer && t->r->s->reader_init)
-		t->r->s->reader_init(t->r, t->idx);
-	pthread_barrier_wait(t->ready);
-	pthread_barrier_wait(t->go);
-	if (atomic_load(&t->r->stop))
-		return NULL;
-	if (t->writer) {
-		t->r->s->writer(t->r, t->idx);
-		atomic_fetch_add(&t->r->writers_done, 1);
+	if (i < g->r->nreaders && g->r->s->reader_init)
+		g->r->s->reader_init(g->r, i);
+}
+
+static void rcu_thread(void *arg, int i)
+{
+	struct rcu_threads *g = arg;
+	struct rcu_run *r = g->r;
+
+	pthread_barrier_wait(&g->go);
+	if (atomic_load(&r->stop))
+		return;
+	if (i >= r->nreaders) {
+		r->s->writer(r, i - r->nreaders);
+		atomic_fetch_add(&r->writers_done, 1);
 	} else {
 		struct timespec ts = { 0, 50000 };
 
-		t->r->s->reader(t->r, t->idx);
+		r->s->reader(r, i);
 		/*
 		 * Stay alive until every writer is out of synchronize: a
 		 * writer may still be waiting for this thread's signal ack.
 		 */
-		while (atomic_load(&t->r->writers_done) < t->r->nwriters)
+		while (atomic_load(&r->writers_done) < r->nwriters)
 			nanosleep(&ts, NULL);
 	}
-	return NULL;
 }
 
 int rcu_run_once(const struct rcu_scheme *s, int nreaders, int nwriters,
-		 const int *cpus, int (*bind)(void *arg, int cpu), void *bind_arg,
-		 double duration_s, uint64_t cs_ns, uint64_t writer_delay_ns,
-		 struct rcu_result *res, char *reason, size_t len)
+		 hwloc_topology_t topo, const int *cpus, double duration_s,
+		 uint64_t cs_ns, uint64_t writer_delay_ns, struct rcu_result *res, char *reason, size_t len)
 {
 	struct rcu_run r;
-	int n = nreaders + nwriters, started = 0, ret = -1;
-	pthread_t *th = xcalloc((size_t)n, sizeof(*th));
-	struct rcu_targ *ta = xcalloc((size_t)n, sizeof(*ta));
-	pthread_barrier_t ready, go;
-	_Atomic int bind_failed = 0;
+	int n = nreaders + nwriters, ret = -1;
+	struct rcu_threads g = { .r = &r };
+	struct pinned p;
 	struct timespec ts;
 	uint64_t t0;
 
@@ -744,43 +742,24 @@ int rcu_run_once(const struct rcu_scheme *s, int nreaders, int nwriters,
 	memset(r.writers, 0, sizeof(*r.writers) * (size_t)(nwriters ? nwriters : 1));
 	for (int i = 0; i < nwriters; i++)
 		r.writers[i].seq = (uint64_t)(i + 1) << 48;
-	r.reader_th = th;
 	atomic_store(&r.gp, rcu_obj_new(NULL));
 
 	if (s->setup && s->setup(&r, reason, len))
 		goto out;
-	pthread_barrier_init(&ready, NULL, (unsigned)n + 1);
-	pthread_barrier_init(&go, NULL, (unsigned)n + 1);
-	for (int i = 0; i < n; i++) {
-		int e;
-
-		ta[i].r = &r;
-		ta[i].writer = i >= nreaders;
-		ta[i].idx = ta[i].writer ? i - nreaders : i;
-		ta[i].cpu = cpus[i];
-		ta[i].bind = bind;
-		ta[i].bind_arg = bind_arg;
-		ta[i].ready = &ready;
-		ta[i].go = &go;
-		ta[i].bind_failed = &bind_failed;
-		e = pthread_create(&th[i], NULL, rcu_thread, &ta[i]);
-		if (e)
-			die("pthread_create: %s", strerror(e));
-		started++;
+	pthread_barrier_init(&g.go, NULL, (unsigned)n + 1);
+	if (spawn_pinned(&p, topo, cpus, n, rcu_thread_init, rcu_thread, &g, reason, len)) {
+		pthread_barrier_destroy(&g.go);
+		goto out;
 	}
-	pthread_barrier_wait(&ready);
-	if (atomic_load(&bind_failed)) {
-		snprintf(reason, len, "cannot bind a thread to CPU %d",
-			 atomic_load(&bind_failed) - 1);
-		atomic_store(&r.stop, 1);
-	} else if (s->attach && s->attach(&r)) {
+	r.reader_th = p.th;
+	if (s->attach && s->attach(&r)) {
 		snprintf(reason, len, "%s: attach failed", s->name);
 		atomic_store(&r.stop, 1);
 	} else {
 		ret = 0;
 	}
 	t0 = now_ns();
-	pthread_barrier_wait(&go);
+	pthread_barrier_wait(&g.go);
 	if (!ret) {
 		ts.tv_sec = (time_t)duration_s;
 		ts.tv_nsec = (long)((duration_s - (double)ts.tv_sec) * 1e9);
@@ -789,10 +768,8 @@ int rcu_run_once(const struct rcu_scheme *s, int nreaders, int nwriters,
 		atomic_store(&r.stop, 1);
 	}
 	res->ns = now_ns() - t0;
-	for (int i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
-	pthread_barrier_destroy(&ready);
-	pthread_barrier_destroy(&go);
+	pinned_join(&p);
+	pthread_barrier_destroy(&g.go);
 	if (!ret && atomic_load(&our_err) && s->setup == our_setup) {
 		snprintf(reason, len, "write-side barrier failed: %s",
 			 strerror(-atomic_load(&our_err)));
@@ -815,7 +792,5 @@ out:
 	free(atomic_load(&r.gp));
 	free(r.readers);
 	free(r.writers);
-	free(th);
-	free(ta);
 	return ret;
 }

@@ -14,6 +14,7 @@
 #ifndef MBBENCH_RCU_H
 #define MBBENCH_RCU_H
 
+#include <hwloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -108,12 +109,11 @@ struct rcu_result {
 
 /*
  * One timed run of scheme s with readers on cpus[0..R-1] and writers on
- * cpus[R..R+W-1] (OS CPU numbers; binding through bind(cpu)). Returns 0,
- * or -1 with reason when the scheme cannot run here.
+ * cpus[R..R+W-1] (OS CPU numbers of topo; spawn_pinned binds them).
+ * Returns 0, or -1 with reason when the scheme cannot run here.
  */
 int rcu_run_once(const struct rcu_scheme *s, int nreaders, int nwriters,
-		 const int *cpus, int (*bind)(void *arg, int cpu), void *bind_arg,
-		 double duration_s, uint64_t cs_ns, uint64_t writer_delay_ns,
+		 hwloc_topology_t topo, const int *cpus, double duration_s, uint64_t cs_ns, uint64_t writer_delay_ns,
 		 struct rcu_result *res, char *reason, size_t len);
 
 /* Shared by every scheme's loops (rcu-loop.h) and the liburcu adapters. */
