@@ -61,99 +61,32 @@ static const struct col disturb_cols[] = {
 	{ "skip_reason", COL_STR },
 };
 
-enum {
-	OPT_CALLER_CPU = 1000,
-	OPT_IN_TURN,
-	OPT_IPI_SOURCE,
-	OPT_RATE,
-	OPT_ROLES,
-	OPT_RT_PRIO,
-	OPT_VICTIM_CMD,
-};
-
-static const struct option disturb_opts[] = {
-	{ "caller-cpu", required_argument, NULL, OPT_CALLER_CPU },
-	{ "in-turn", no_argument, NULL, OPT_IN_TURN },
-	{ "ipi-source", required_argument, NULL, OPT_IPI_SOURCE },
-	{ "rate", required_argument, NULL, OPT_RATE },
-	{ "roles", required_argument, NULL, OPT_ROLES },
-	{ "rt-prio", required_argument, NULL, OPT_RT_PRIO },
-	{ "victim-cmd", required_argument, NULL, OPT_VICTIM_CMD },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int disturb_handle(int code, const char *arg, void *state)
+/* --rate N, N/s or max (0). */
+static int parse_rate(const char *arg, void *dest)
 {
-	struct dstate *d = state;
+	double *rate = dest;
+	char buf[32];
+	size_t l = strlen(arg);
 	uint64_t v;
 
-	switch (code) {
-	case OPT_CALLER_CPU:
-		if (parse_u64(arg, 0, 1u << 20, &v))
-			return -1;
-		d->caller_cpu = (int)v;
-		return 0;
-	case OPT_IN_TURN:
-		d->in_turn = 1;
-		return 0;
-	case OPT_IPI_SOURCE:
-		if (!strcmp(arg, "auto"))
-			d->src = IPI_SRC_AUTO;
-		else if (!strcmp(arg, "tracepoint"))
-			d->src = IPI_SRC_TRACEPOINT;
-		else if (!strcmp(arg, "proc"))
-			d->src = IPI_SRC_PROC;
-		else
-			return -1;
-		return 0;
-	case OPT_RATE: {
-		char buf[32];
-		size_t l = strlen(arg);
-
-		if (!strcmp(arg, "max")) {
-			d->rate = 0;
-			return 0;
-		}
-		/* "1000" or "1000/s" */
-		if (l >= sizeof(buf))
-			return -1;
-		memcpy(buf, arg, l + 1);
-		if (l > 2 && !strcmp(buf + l - 2, "/s"))
-			buf[l - 2] = '\0';
-		if (parse_u64(buf, 1, MAX_RATE, &v))
-			return -1;
-		d->rate = (double)v;
+	if (!strcmp(arg, "max")) {
+		*rate = 0;
 		return 0;
 	}
-	case OPT_ROLES:
-		d->roles = arg;
-		return 0;
-	case OPT_RT_PRIO:
-		if (parse_u64(arg, 1, 10, &v))
-			return -1;
-		d->rt_prio = (int)v;
-		return 0;
-	case OPT_VICTIM_CMD:
-		d->victim_cmd = arg;
-		return 0;
-	}
-	return -1;
+	/* "1000" or "1000/s" */
+	if (l >= sizeof(buf))
+		return -1;
+	memcpy(buf, arg, l + 1);
+	if (l > 2 && !strcmp(buf + l - 2, "/s"))
+		buf[l - 2] = '\0';
+	if (parse_u64(buf, 1, MAX_RATE, &v))
+		return -1;
+	*rate = (double)v;
+	return 0;
 }
 
-static const char *disturb_bad_value(int code)
-{
-	switch (code) {
-	case OPT_CALLER_CPU:
-		return "(a CPU number)";
-	case OPT_IPI_SOURCE:
-		return "(use auto, tracepoint or proc)";
-	case OPT_RATE:
-		return "(barriers per second, 1 to 10000000, e.g. 1000 or 1000/s, or max)";
-	case OPT_RT_PRIO:
-		return "(a SCHED_FIFO priority from 1 to 10: kept modest on purpose)";
-	}
-	return NULL;
-}
+/* In enum ipi_source's order. */
+static const char *const ipi_sources[] = { "auto", "tracepoint", "proc", NULL };
 
 /* Is cpu usable: present in the topology and in our affinity mask? */
 static int cpu_ok(void *arg, int cpu)
@@ -211,8 +144,7 @@ void disturb_skip_rows(struct run_ctx *c, const struct mechanism *m, int round,
 	for (int p = 0; p < 2; p++) {
 		int r = disturb_row(c, m, round, role, cpu, phases[p], victim);
 
-		table_set_str(c->t, r, "status", "skipped");
-		table_set_str(c->t, r, "skip_reason", reason);
+		row_skip(c->t, r, reason);
 	}
 }
 
@@ -410,9 +342,8 @@ static void run_round(struct run_ctx *c, const struct mechanism *m,
 					role == ROLE_IDLE ? "" : "mbbench");
 			disturb_counter_cells(c, r, cpu, &pd[p], &pd[0], p);
 			if (pd[p].me.err) {
-				table_set_str(c->t, r, "status", "skipped");
 				snprintf(err, sizeof(err), "barrier failed: %s", strerror(-pd[p].me.err));
-				table_set_str(c->t, r, "skip_reason", err);
+				row_skip(c->t, r, err);
 			}
 			if (selfidx[k] >= 0 && !strcmp(m->name, "signal"))
 				table_set_int(c->t, r, "signals", (long long)pd[p].acks[selfidx[k]]);
@@ -431,9 +362,8 @@ static void run_round(struct run_ctx *c, const struct mechanism *m,
 		if (p)
 			disturb_hist_cells(c->t, r, &caller_h);
 		if (pd[p].me.err) {
-			table_set_str(c->t, r, "status", "skipped");
 			snprintf(err, sizeof(err), "barrier failed: %s", strerror(-pd[p].me.err));
-			table_set_str(c->t, r, "skip_reason", err);
+			row_skip(c->t, r, err);
 		}
 	}
 	if (c->d->rate > 0 && pd[1].me.calls < 0.9 * c->d->rate * dur)
@@ -458,24 +388,33 @@ int exp_disturb_main(int argc, char **argv)
 		.src = IPI_SRC_AUTO,
 		.rt_prio = 5,
 	};
+	int src = IPI_SRC_AUTO;
+	const struct exp_opt disturb_opts[] = {
+		OPT_INT("caller-cpu", "N", "CPU of the caller (default: the first CPU)",
+			&d.caller_cpu, 0, 1u << 20, "(a CPU number)"),
+		OPT_FLAG("in-turn", "run each role alone, one round each", &d.in_turn),
+		OPT_CHOICE("ipi-source", "auto|tracepoint|proc",
+			   "where IPI counts come from (default auto)", &src, ipi_sources,
+			   "(use auto, tracepoint or proc)"),
+		OPT_CALLBACK("rate", "N|max", "barriers per second (default 1000)", &d.rate,
+			     parse_rate,
+			     "(barriers per second, 1 to 10000000, e.g. 1000 or 1000/s, or max)"),
+		OPT_STRING("roles", "ROLE[@CPU],...",
+			   "idle, self-spin, self-sleep, foreign-spin,\n"
+			   "foreign-rt, foreign-sleep (default: every role,\n"
+			   "in turn when the host has too few CPUs)", &d.roles),
+		OPT_INT("rt-prio", "N", "SCHED_FIFO priority of RT victims, 1-10 (default 5)",
+			&d.rt_prio, 1, 10,
+			"(a SCHED_FIFO priority from 1 to 10: kept modest on purpose)"),
+		OPT_STRING("victim-cmd", "\"CMD ARGS\"", "also run oslat or cyclictest as the victim",
+			   &d.victim_cmd),
+		OPT_END(),
+	};
 	struct exp_spec spec = {
 		.name = "disturb",
 		.synopsis = "What one caller's barriers do to the other CPUs: IPIs, TLB shootdowns, signals, victims' latency; baseline vs storm.",
 		.common = CO_MECH | CO_DURATION | CO_FORMAT | CO_JSON | CO_OUTPUT,
-		.extra = disturb_opts,
-		.extra_help =
-			"  --caller-cpu N               CPU of the caller (default: the first CPU)\n"
-			"  --in-turn                    run each role alone, one round each\n"
-			"  --ipi-source auto|tracepoint|proc  where IPI counts come from (default auto)\n"
-			"  --rate N|max                 barriers per second (default 1000)\n"
-			"  --roles ROLE[@CPU],...       idle, self-spin, self-sleep, foreign-spin,\n"
-			"                               foreign-rt, foreign-sleep (default: every role,\n"
-			"                               in turn when the host has too few CPUs)\n"
-			"  --rt-prio N                  SCHED_FIFO priority of RT victims, 1-10 (default 5)\n"
-			"  --victim-cmd \"CMD ARGS\"      also run oslat or cyclictest as the victim\n",
-		.handle = disturb_handle,
-		.bad_value = disturb_bad_value,
-		.state = &d,
+		.opts = disturb_opts,
 		.def_mech = "membarrier-private-expedited",
 		.def_duration_s = 1.0,
 	};
@@ -491,6 +430,7 @@ int exp_disturb_main(int argc, char **argv)
 	int rt_noted = 0;
 
 	opts_parse(argc, argv, &spec, &o);
+	d.src = (enum ipi_source)src;
 	if (o.iterations)
 		die_usage("disturb runs for --duration; --iterations is not used here");
 	memset(&c, 0, sizeof(c));
