@@ -76,8 +76,67 @@ void usage_exp(FILE *f, const struct exp_spec *spec)
 			 common[i].arg ? " " : "", common[i].arg ? common[i].arg : "");
 		fprintf(f, "  %-28s %s\n", left, common[i].help);
 	}
+	for (const struct exp_opt *e = spec->opts; e && e->kind != OPTK_END; e++) {
+		char left[64];
+		const char *h = e->help;
+
+		snprintf(left, sizeof(left), "--%s%s%s", e->name, e->arg ? " " : "",
+			 e->arg ? e->arg : "");
+		/* A long left column keeps two spaces before the help. */
+		fprintf(f, "  %-28s %s", left, strlen(left) > 28 ? " " : "");
+		for (;;) {
+			const char *nl = strchr(h, '\n');
+
+			if (!nl) {
+				fprintf(f, "%s\n", h);
+				break;
+			}
+			fprintf(f, "%.*s\n%31s", (int)(nl - h), h, "");
+			h = nl + 1;
+		}
+	}
 	if (spec->extra_help)
 		fputs(spec->extra_help, f);
+}
+
+#define OPT_CODE_BASE 1000
+
+/* Store one value of an experiment's own option; -1 when it is bad. */
+static int opt_apply(const struct exp_opt *e, const char *arg)
+{
+	uint64_t v;
+
+	switch (e->kind) {
+	case OPTK_FLAG:
+		*(int *)e->dest = 1;
+		return 0;
+	case OPTK_INT:
+		if (parse_u64(arg, e->min, e->max, &v))
+			return -1;
+		*(int *)e->dest = (int)v;
+		return 0;
+	case OPTK_U64:
+		return parse_u64(arg, e->min, e->max, (uint64_t *)e->dest);
+	case OPTK_STRING:
+		*(const char **)e->dest = arg;
+		return 0;
+	case OPTK_CHOICE:
+		for (int i = 0; e->choices[i]; i++)
+			if (!strcmp(arg, e->choices[i])) {
+				*(int *)e->dest = i;
+				return 0;
+			}
+		return -1;
+	case OPTK_INT_LIST:
+		free(*(int **)e->dest);
+		*(int **)e->dest = NULL;
+		return parse_int_list(arg, (int)e->min, (int)e->max, (int **)e->dest, e->count);
+	case OPTK_CALLBACK:
+		return e->parse(arg, e->dest);
+	case OPTK_END:
+		break;
+	}
+	return -1;
 }
 
 static void parse_mechs(struct opts *o, const char *arg)
@@ -144,7 +203,7 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 	o->format = FMT_HUMAN;
 	o->membind = -1;
 
-	while (spec->extra && spec->extra[nextra].name)
+	while (spec->opts && spec->opts[nextra].kind != OPTK_END)
 		nextra++;
 	free(table);
 	table = xcalloc(NCOMMON + nextra + 1, sizeof(*table));
@@ -152,7 +211,11 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 		if (common[i].flag & spec->common)
 			table[next++] = common[i].opt;
 	for (size_t i = 0; i < nextra; i++)
-		table[next++] = spec->extra[i];
+		table[next++] = (struct option){
+			spec->opts[i].name,
+			spec->opts[i].kind == OPTK_FLAG ? no_argument : required_argument,
+			NULL, OPT_CODE_BASE + (int)i,
+		};
 
 	parse_mechs(o, spec->def_mech ? spec->def_mech : "all");
 	opterr = 0;
@@ -232,22 +295,16 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 				  argv[optind - 1], spec->name, spec->name);
 		case ':':
 			die_usage("%s needs a value", argv[optind - 1]);
-		default:
-			if (!spec->handle || spec->handle(c, optarg, spec->state)) {
-				const char *name = argv[optind - 1];
-				char buf[64];
+		default: {
+			const struct exp_opt *e;
 
-				/* "--rate 0": argv[optind - 1] is the value; name the option. */
-				for (size_t i = 0; spec->extra && spec->extra[i].name; i++)
-					if (spec->extra[i].val == c) {
-						snprintf(buf, sizeof(buf), "--%s", spec->extra[i].name);
-						name = buf;
-					}
-				die_usage("bad value '%s' for %s%s%s", optarg ? optarg : "",
-					  name,
-					  spec->bad_value ? " " : "",
-					  spec->bad_value ? spec->bad_value(c) : "");
-			}
+			if (c < OPT_CODE_BASE || c >= OPT_CODE_BASE + (int)nextra)
+				die("option code %d has no handler", c);
+			e = &spec->opts[c - OPT_CODE_BASE];
+			if (opt_apply(e, optarg))
+				die_usage("bad value '%s' for --%s%s%s", optarg ? optarg : "",
+					  e->name, e->fix ? " " : "", e->fix ? e->fix : "");
+		}
 		}
 	}
 	free(table);

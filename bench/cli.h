@@ -11,10 +11,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../topology/topo.h"
-#include "../workloads/behaviour.h"
-#include "../workloads/mech.h"
+#include "behaviour.h"
+#include "mech.h"
 #include "output.h"
+#include "topo.h"
 
 #define MAX_THREADS 4096
 #define MAX_REPEAT 100000
@@ -59,16 +59,62 @@ enum {
 	CO_ALL = (1 << 11) - 1,
 };
 
+/*
+ * An experiment's own option, declared once: cli.c builds the getopt table,
+ * the usage lines and the one-line error ("bad value 'x' for --name FIX")
+ * from it. Build a table with the OPT_* macros, ended by OPT_END().
+ */
+enum opt_kind {
+	OPTK_END,
+	OPTK_FLAG,	/* int *dest = 1 */
+	OPTK_INT,	/* int *dest in [min, max] */
+	OPTK_U64,	/* uint64_t *dest in [min, max] */
+	OPTK_STRING,	/* const char **dest, as given */
+	OPTK_CHOICE,	/* int *dest = index of the value in choices */
+	OPTK_INT_LIST,	/* int **dest, int *count: "1,2,4" or "1-8" in [min, max] */
+	OPTK_CALLBACK,	/* parse(arg, dest): 0, or -1 for a bad value */
+};
+
+struct exp_opt {
+	enum opt_kind kind;
+	const char *name;	/* without the dashes */
+	const char *arg;	/* the value's name in usage; NULL for a flag */
+	const char *help;	/* '\n' starts an indented continuation line */
+	void *dest;
+	uint64_t min, max;
+	const char *const *choices;	/* OPTK_CHOICE, NULL-terminated */
+	int *count;			/* OPTK_INT_LIST */
+	int (*parse)(const char *arg, void *dest);	/* OPTK_CALLBACK */
+	const char *fix;	/* how to write it, for the error line */
+};
+
+#define OPT_FLAG(n, h, d) \
+	{ .kind = OPTK_FLAG, .name = (n), .help = (h), .dest = (d) }
+#define OPT_INT(n, a, h, d, lo, hi, f) \
+	{ .kind = OPTK_INT, .name = (n), .arg = (a), .help = (h), .dest = (d), \
+	  .min = (lo), .max = (hi), .fix = (f) }
+#define OPT_U64(n, a, h, d, lo, hi, f) \
+	{ .kind = OPTK_U64, .name = (n), .arg = (a), .help = (h), .dest = (d), \
+	  .min = (lo), .max = (hi), .fix = (f) }
+#define OPT_STRING(n, a, h, d) \
+	{ .kind = OPTK_STRING, .name = (n), .arg = (a), .help = (h), .dest = (d) }
+#define OPT_CHOICE(n, a, h, d, ch, f) \
+	{ .kind = OPTK_CHOICE, .name = (n), .arg = (a), .help = (h), .dest = (d), \
+	  .choices = (ch), .fix = (f) }
+#define OPT_INT_LIST(n, a, h, d, cnt, lo, hi, f) \
+	{ .kind = OPTK_INT_LIST, .name = (n), .arg = (a), .help = (h), .dest = (d), \
+	  .count = (cnt), .min = (lo), .max = (hi), .fix = (f) }
+#define OPT_CALLBACK(n, a, h, d, fn, f) \
+	{ .kind = OPTK_CALLBACK, .name = (n), .arg = (a), .help = (h), .dest = (d), \
+	  .parse = (fn), .fix = (f) }
+#define OPT_END() { .kind = OPTK_END }
+
 struct exp_spec {
 	const char *name;
 	const char *synopsis;	/* one line */
 	unsigned common;	/* CO_* accepted */
-	const struct option *extra;	/* NULL-terminated, codes >= 1000 */
-	const char *extra_help;	/* lines for usage() */
-	/* Returns 0, or -1 for a bad value (the handler prints nothing). */
-	int (*handle)(int code, const char *arg, void *state);
-	const char *(*bad_value)(int code);	/* the fix, for the error line */
-	void *state;
+	const struct exp_opt *opts;	/* the experiment's own, or NULL */
+	const char *extra_help;	/* further lines for usage() */
 	/* defaults */
 	const char *def_mech;
 	const char *def_threads;	/* NULL = 1..ncpus */

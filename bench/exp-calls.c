@@ -36,19 +36,78 @@ static const struct col calls_cols[] = {
 	{ "skip_reason", COL_STR },
 };
 
-static int skip_row(struct table *t, const struct opts *o,
-		    const struct mechanism *m, int threads, const char *reason)
+struct calls_run {
+	const struct opts *o;
+	struct table *t;
+	struct results *res;
+	double *ns, *cps;	/* per repeat */
+	double calls_sum;
+	const struct mechanism *null_mech;	/* measured: check the harness */
+};
+
+static int calls_row(void *ctx, const struct mechanism *m, int threads)
 {
+	struct calls_run *c = ctx;
+	struct table *t = c->t;
 	int r = table_add_row(t);
 
 	table_set_str(t, r, "mechanism", m->name);
 	table_set_int(t, r, "threads", threads);
-	table_set_str(t, r, "behaviour", behaviour_name(o->beh));
-	table_set_str(t, r, "scope", o->other_process ? "other-process" : "same-process");
-	table_set_str(t, r, "placement", o->placement);
-	table_set_str(t, r, "status", "skipped");
-	table_set_str(t, r, "skip_reason", reason);
+	table_set_str(t, r, "behaviour", behaviour_name(c->o->beh));
+	table_set_str(t, r, "scope", c->o->other_process ? "other-process" : "same-process");
+	table_set_str(t, r, "placement", c->o->placement);
 	return r;
+}
+
+static int calls_measure(void *ctx, const struct mechanism *m, int T)
+{
+	struct calls_run *c = ctx;
+	const struct opts *o = c->o;
+	int err = harness_warmup(m, o->iterations ? 0.02 : o->duration_s / 10);
+
+	(void)T;
+	memset(c->ns, 0, sizeof(double) * (size_t)o->repeat);
+	memset(c->cps, 0, sizeof(double) * (size_t)o->repeat);
+	c->calls_sum = 0;
+	for (int r = 0; r < o->repeat && !err; r++) {
+		struct measure me;
+
+		harness_measure(m, o->iterations, o->duration_s, NULL, &me);
+		err = me.err;
+		if (!me.calls)
+			break;
+		c->ns[r] = (double)me.ns / (double)me.calls;
+		c->cps[r] = 1e9 / c->ns[r];
+		c->calls_sum += (double)me.calls;
+	}
+	return err;
+}
+
+static void calls_fill(void *ctx, int row, const struct mechanism *m, int T,
+		       const struct placement *pl)
+{
+	struct calls_run *c = ctx;
+	const struct opts *o = c->o;
+	struct table *t = c->t;
+	struct summary s_ns, s_cps;
+
+	summarize(c->ns, o->repeat, &s_ns);
+	summarize(c->cps, o->repeat, &s_cps);
+	table_set_int(t, row, "oversubscribed", pl->oversubscribed);
+	table_set_int(t, row, "repeats", o->repeat);
+	table_set_num(t, row, "calls_per_repeat", c->calls_sum / o->repeat);
+	table_set_num(t, row, "ns_per_call", s_ns.mean);
+	table_set_num(t, row, "ns_per_call_stddev", s_ns.stddev);
+	table_set_num(t, row, "ns_per_call_ci95", s_ns.ci95);
+	table_set_num(t, row, "calls_per_s", s_cps.mean);
+	table_set_num(t, row, "calls_per_s_ci95", s_cps.ci95);
+	table_set_num(t, row, "cv", s_ns.cv);
+	if (s_ns.cv > 0.10)
+		results_note(c->res, "%s T=%d: CV %.0f%% is high; more --repeat or a quieter host", m->name, T, s_ns.cv * 100);
+	if (pl->oversubscribed)
+		results_note(c->res, "%s T=%d: oversubscribed (%d threads on %d CPUs): numbers include scheduling", m->name, T, T, topo_npus(o->topo));
+	if (!strcmp(m->name, "null"))
+		c->null_mech = m;
 }
 
 /* Harness overhead: null through the harness vs the plainest loop. */
@@ -91,95 +150,26 @@ int exp_calls_main(int argc, char **argv)
 	struct opts o;
 	struct table t;
 	struct results res;
-	int npoints, point = 0, ran_null = 0;
-	const struct mechanism *null_mech = NULL;
+	struct calls_run c = { 0 };
+	struct point_ops ops = {
+		.exp = "calls", .t = &t, .ctx = &c,
+		.row = calls_row, .measure = calls_measure, .fill = calls_fill,
+	};
 
 	opts_parse(argc, argv, &spec, &o);
 	opts_apply_membind(&o);
 	table_init(&t, calls_cols, (int)(sizeof(calls_cols) / sizeof(calls_cols[0])));
 	results_begin(&res, &o, &t);
-	npoints = o.nmechs * o.nthreads;
-
-	for (int mi = 0; mi < o.nmechs; mi++) {
-		const struct mechanism *m = o.mechs[mi];
-		char reason[256];
-
-		if (mech_prepare(m, reason, sizeof(reason))) {
-			for (int ti = 0; ti < o.nthreads; ti++) {
-				skip_row(&t, &o, m, o.threads[ti], reason);
-				progress("calls", ++point, npoints, m->name);
-			}
-			continue;
-		}
-		for (int ti = 0; ti < o.nthreads; ti++) {
-			int T = o.threads[ti], row;
-			struct team team;
-			struct placement pl;
-			double *ns = xcalloc((size_t)o.repeat, sizeof(double));
-			double *cps = xcalloc((size_t)o.repeat, sizeof(double));
-			double calls_sum = 0;
-			struct summary s_ns, s_cps;
-			char *cpus;
-			int err = 0;
-
-			progress("calls", ++point, npoints, m->name);
-			if (team_for(&team, &o, m, T, &pl, reason, sizeof(reason))) {
-				skip_row(&t, &o, m, T, reason);
-				free(ns);
-				free(cps);
-				continue;
-			}
-			err = harness_warmup(m, o.iterations ? 0.02 : o.duration_s / 10);
-			for (int r = 0; r < o.repeat && !err; r++) {
-				struct measure me;
-
-				harness_measure(m, o.iterations, o.duration_s, NULL, &me);
-				err = me.err;
-				if (!me.calls)
-					break;
-				ns[r] = (double)me.ns / (double)me.calls;
-				cps[r] = 1e9 / ns[r];
-				calls_sum += (double)me.calls;
-			}
-			team_stop(&team);
-			cpus = placement_cpus_str(&pl, 0, pl.n);
-			if (err) {
-				snprintf(reason, sizeof(reason), "barrier failed: %s",
-					 strerror(-err));
-				row = skip_row(&t, &o, m, T, reason);
-				table_set_str(&t, row, "cpus", cpus);
-			} else {
-				summarize(ns, o.repeat, &s_ns);
-				summarize(cps, o.repeat, &s_cps);
-				row = skip_row(&t, &o, m, T, NULL);
-				table_set_str(&t, row, "status", "ok");
-				table_set_str(&t, row, "cpus", cpus);
-				table_set_int(&t, row, "oversubscribed", pl.oversubscribed);
-				table_set_int(&t, row, "repeats", o.repeat);
-				table_set_num(&t, row, "calls_per_repeat", calls_sum / o.repeat);
-				table_set_num(&t, row, "ns_per_call", s_ns.mean);
-				table_set_num(&t, row, "ns_per_call_stddev", s_ns.stddev);
-				table_set_num(&t, row, "ns_per_call_ci95", s_ns.ci95);
-				table_set_num(&t, row, "calls_per_s", s_cps.mean);
-				table_set_num(&t, row, "calls_per_s_ci95", s_cps.ci95);
-				table_set_num(&t, row, "cv", s_ns.cv);
-				if (s_ns.cv > 0.10)
-					results_note(&res, "%s T=%d: CV %.0f%% is high; more --repeat or a quieter host", m->name, T, s_ns.cv * 100);
-				if (pl.oversubscribed)
-					results_note(&res, "%s T=%d: oversubscribed (%d threads on %d CPUs): numbers include scheduling", m->name, T, T, topo_npus(o.topo));
-				if (!strcmp(m->name, "null"))
-					null_mech = m;
-			}
-			free(cpus);
-			placement_free(&pl);
-			free(ns);
-			free(cps);
-		}
-		if (m->teardown)
-			m->teardown(m);
-	}
-	if (null_mech && !ran_null)
-		overhead_check(&res, &o, null_mech);
+	c.o = &o;
+	c.t = &t;
+	c.res = &res;
+	c.ns = xcalloc((size_t)o.repeat, sizeof(double));
+	c.cps = xcalloc((size_t)o.repeat, sizeof(double));
+	for_each_point(&o, &ops);
+	free(c.ns);
+	free(c.cps);
+	if (c.null_mech)
+		overhead_check(&res, &o, c.null_mech);
 	results_emit(&res);
 	table_free(&t);
 	opts_free(&o);

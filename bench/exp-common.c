@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
-/* Probe/setup and team start shared by the calls and latency experiments. */
+/* Probe/setup, team start and the point loop shared by calls and latency. */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "experiment.h"
+#include "results.h"
 #include "util.h"
 
 int mech_prepare(const struct mechanism *m, char *reason, size_t len)
@@ -33,4 +36,62 @@ int team_for(struct team *t, const struct opts *o, const struct mechanism *m,
 		return -1;
 	}
 	return 0;
+}
+
+static void skip(const struct point_ops *ops, const struct mechanism *m, int T,
+		 const char *reason, const char *cpus)
+{
+	int r = ops->row(ops->ctx, m, T);
+
+	row_skip(ops->t, r, reason);
+	if (cpus)
+		table_set_str(ops->t, r, "cpus", cpus);
+}
+
+void for_each_point(const struct opts *o, const struct point_ops *ops)
+{
+	int npoints = o->nmechs * o->nthreads, point = 0;
+
+	for (int mi = 0; mi < o->nmechs; mi++) {
+		const struct mechanism *m = o->mechs[mi];
+		char reason[256];
+
+		if (mech_prepare(m, reason, sizeof(reason))) {
+			for (int ti = 0; ti < o->nthreads; ti++) {
+				skip(ops, m, o->threads[ti], reason, NULL);
+				progress(ops->exp, ++point, npoints, m->name);
+			}
+			continue;
+		}
+		for (int ti = 0; ti < o->nthreads; ti++) {
+			int T = o->threads[ti], err;
+			struct team team;
+			struct placement pl;
+			char *cpus;
+
+			progress(ops->exp, ++point, npoints, m->name);
+			if (team_for(&team, o, m, T, &pl, reason, sizeof(reason))) {
+				skip(ops, m, T, reason, NULL);
+				continue;
+			}
+			err = ops->measure(ops->ctx, m, T);
+			team_stop(&team);
+			cpus = placement_cpus_str(&pl, 0, pl.n);
+			if (err) {
+				snprintf(reason, sizeof(reason), "barrier failed: %s",
+					 strerror(-err));
+				skip(ops, m, T, reason, cpus);
+			} else {
+				int r = ops->row(ops->ctx, m, T);
+
+				table_set_str(ops->t, r, "status", "ok");
+				table_set_str(ops->t, r, "cpus", cpus);
+				ops->fill(ops->ctx, r, m, T, &pl);
+			}
+			free(cpus);
+			placement_free(&pl);
+		}
+		if (m->teardown)
+			m->teardown(m);
+	}
 }

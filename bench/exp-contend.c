@@ -22,6 +22,7 @@
 
 #include "barrier.h"
 #include "experiment.h"
+#include "pinned.h"
 #include "results.h"
 #include "util.h"
 
@@ -47,56 +48,14 @@ static const struct col contend_cols[] = {
 	{ "skip_reason", COL_STR },
 };
 
-enum { OPT_CALLERS = 1000, OPT_MODE, OPT_SPINNERS };
-
-static const struct option contend_opts[] = {
-	{ "callers", required_argument, NULL, OPT_CALLERS },
-	{ "mode", required_argument, NULL, OPT_MODE },
-	{ "spinners", required_argument, NULL, OPT_SPINNERS },
-	{ NULL, 0, NULL, 0 },
-};
-
 struct contend_args {
 	int *callers, ncallers;
 	int threads_mode, processes_mode;
 	int spinners;	/* -1: one per CPU beyond the callers */
 };
 
-static int contend_handle(int code, const char *arg, void *state)
-{
-	struct contend_args *a = state;
-	uint64_t v;
-
-	switch (code) {
-	case OPT_CALLERS:
-		free(a->callers);
-		a->callers = NULL;
-		return parse_int_list(arg, 1, MAX_CALLERS, &a->callers, &a->ncallers);
-	case OPT_MODE:
-		a->threads_mode = !strcmp(arg, "threads") || !strcmp(arg, "both");
-		a->processes_mode = !strcmp(arg, "processes") || !strcmp(arg, "both");
-		return a->threads_mode || a->processes_mode ? 0 : -1;
-	case OPT_SPINNERS:
-		if (parse_u64(arg, 0, 4096, &v) && strcmp(arg, "0"))
-			return -1;
-		a->spinners = (int)v;
-		return 0;
-	}
-	return -1;
-}
-
-static const char *contend_fix(int code)
-{
-	switch (code) {
-	case OPT_CALLERS:
-		return "(caller counts 1..1024 like 1,2,4 or 1-4)";
-	case OPT_MODE:
-		return "(use threads, processes or both)";
-	case OPT_SPINNERS:
-		return "(a count from 0 to 4096)";
-	}
-	return "";
-}
+static const char *const contend_modes[] = { "threads", "processes", "both", NULL };
+enum { MODE_THREADS, MODE_PROCESSES, MODE_BOTH };
 
 /* Shared with the children in processes mode. */
 struct caller_slot {
@@ -107,6 +66,8 @@ struct caller_slot {
 
 struct shared {
 	_Atomic int ready, attached, go, stop, callers_done;
+	_Atomic int failed;	/* a process could not start its threads: why */
+	char why[256];
 	struct caller_slot slot[];
 };
 
@@ -118,9 +79,10 @@ struct run {
 	struct shared *sh;
 };
 
-struct worker {
+/* The threads of one process; thread i is worker idx[i]. */
+struct worker_group {
 	struct run *r;
-	int index;	/* < callers: a caller; else a spinner */
+	const int *idx;	/* < callers: a caller; else a spinner */
 };
 
 static void caller_loop(struct run *r, int i)
@@ -145,17 +107,23 @@ static void caller_loop(struct run *r, int i)
 	}
 }
 
-static void *worker_main(void *arg)
+static void worker_init(void *arg, int i)
 {
-	struct worker *w = arg;
-	struct run *r = w->r;
+	struct worker_group *g = arg;
+	struct run *r = g->r;
 
-	topo_bind_self(r->topo, r->pl->pu_os[w->index]);
 	if (r->m->thread_init)
-		r->m->thread_init(r->m, w->index);
+		r->m->thread_init(r->m, g->idx[i]);
 	atomic_fetch_add(&r->sh->ready, 1);
-	if (w->index < r->callers) {
-		caller_loop(r, w->index);
+}
+
+static void worker_body(void *arg, int i)
+{
+	struct worker_group *g = arg;
+	struct run *r = g->r;
+
+	if (g->idx[i] < r->callers) {
+		caller_loop(r, g->idx[i]);
 		atomic_fetch_add(&r->sh->callers_done, 1);
 	}
 	/*
@@ -165,34 +133,40 @@ static void *worker_main(void *arg)
 	while (atomic_load_explicit(&r->sh->callers_done, memory_order_relaxed) <
 	       r->callers)
 		cpu_relax();
-	return NULL;
 }
 
 /* Run the given workers (indices) as threads of this process; join. */
 static void run_threads(struct run *r, const int *idx, int n)
 {
-	pthread_t *th = xcalloc((size_t)n, sizeof(*th));
-	struct worker *w = xcalloc((size_t)n, sizeof(*w));
+	int *cpus = xcalloc((size_t)n, sizeof(int));
+	struct worker_group g = { r, idx };
+	struct pinned p;
 	struct mech_team mt;
+	char err[256];
 
-	for (int i = 0; i < n; i++) {
-		w[i].r = r;
-		w[i].index = idx[i];
-		if (pthread_create(&th[i], NULL, worker_main, &w[i]))
-			die("pthread_create: %s", strerror(errno));
+	for (int i = 0; i < n; i++)
+		cpus[i] = r->pl->pu_os[idx[i]];
+	if (spawn_pinned(&p, r->topo, cpus, n, worker_init, worker_body, &g, err,
+			 sizeof(err))) {
+		snprintf(r->sh->why, sizeof(r->sh->why), "%s", err);
+		atomic_store(&r->sh->failed, 1);
+		/* Its callers will not run: do not keep other spinners waiting. */
+		for (int i = 0; i < n; i++)
+			if (idx[i] < r->callers)
+				atomic_fetch_add(&r->sh->callers_done, 1);
+		free(cpus);
+		return;
 	}
 	/* The signal scheme needs the threads of this process to signal. */
 	mt.nthreads = n;
-	mt.threads = th;
+	mt.threads = p.th;
 	if (r->m->attach && r->m->attach(r->m, &mt))
 		r->sh->slot[idx[0]].err = -ENOMEM;
 	atomic_fetch_add(&r->sh->attached, 1);
-	for (int i = 0; i < n; i++)
-		pthread_join(th[i], NULL);
+	pinned_join(&p);
 	if (r->m->detach)
 		r->m->detach(r->m);
-	free(th);
-	free(w);
+	free(cpus);
 }
 
 struct thread_batch {
@@ -286,6 +260,10 @@ static int run_once(struct run *r, int processes, double duration_s,
 	if (!ret) {
 		while (atomic_load(&r->sh->ready) < total ||
 		       atomic_load(&r->sh->attached) < (processes ? nkids : 1)) {
+			if (atomic_load(&r->sh->failed)) {
+				ret = -1;
+				break;
+			}
 			if (processes) {
 				int st;
 
@@ -300,6 +278,8 @@ static int run_once(struct run *r, int processes, double duration_s,
 			}
 			usleep(1000);
 		}
+		if (ret && atomic_load(&r->sh->failed))
+			snprintf(reason, len, "%s", r->sh->why);
 		atomic_store(&r->sh->go, 1);
 		if (!ret)
 			usleep((useconds_t)(duration_s * 1e6));
@@ -384,8 +364,7 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 		ok = 0;
 	}
 	if (!ok) {
-		table_set_str(t, row, "status", "skipped");
-		table_set_str(t, row, "skip_reason", reason);
+		row_skip(t, row, reason);
 	} else {
 		summarize(agg, o->repeat, &s);
 		table_set_int(t, row, "repeats", o->repeat);
@@ -413,22 +392,27 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 
 int exp_contend_main(int argc, char **argv)
 {
-	struct contend_args a = { .threads_mode = 1, .spinners = -1 };
+	struct contend_args a = { .spinners = -1 };
+	int mode_arg = MODE_THREADS;
+	const struct exp_opt contend_opts[] = {
+		OPT_INT_LIST("callers", "LIST", "caller counts C (default 1..2 x CPUs, at most 1024)",
+			     &a.callers, &a.ncallers, 1, MAX_CALLERS,
+			     "(caller counts 1..1024 like 1,2,4 or 1-4)"),
+		OPT_CHOICE("mode", "threads|processes|both",
+			   "callers as threads of one process or as processes",
+			   &mode_arg, contend_modes, "(use threads, processes or both)"),
+		OPT_INT("spinners", "N", "spinning threads besides the callers, in the\n"
+			"process (threads mode) or in each caller\n"
+			"process (processes mode); default CPUs - 1",
+			&a.spinners, 0, 4096, "(a count from 0 to 4096)"),
+		OPT_END(),
+	};
 	struct exp_spec spec = {
 		.name = "contend",
 		.synopsis = "Concurrent callers: C callers (threads or processes) issue barriers at once.",
 		.common = CO_MECH | CO_PLACEMENT | CO_DURATION | CO_REPEAT | CO_FORMAT |
 			  CO_JSON | CO_OUTPUT,
-		.extra = contend_opts,
-		.extra_help =
-			"  --callers LIST               caller counts C (default 1..2 x CPUs, at most 1024)\n"
-			"  --mode threads|processes|both  callers as threads of one process or as processes\n"
-			"  --spinners N                 spinning threads besides the callers, in the\n"
-			"                               process (threads mode) or in each caller\n"
-			"                               process (processes mode); default CPUs - 1\n",
-		.handle = contend_handle,
-		.bad_value = contend_fix,
-		.state = &a,
+		.opts = contend_opts,
 		.def_mech = "membarrier-private-expedited,signal,mprotect",
 		.def_duration_s = 0.3,
 		.def_repeat = 3,
@@ -439,6 +423,8 @@ int exp_contend_main(int argc, char **argv)
 	int npus, npoints, pointno = 0;
 
 	opts_parse(argc, argv, &spec, &o);
+	a.threads_mode = mode_arg == MODE_THREADS || mode_arg == MODE_BOTH;
+	a.processes_mode = mode_arg == MODE_PROCESSES || mode_arg == MODE_BOTH;
 	if (o.iterations)
 		die_usage("contend runs for a --duration (every caller at full speed); --iterations does not apply");
 	npus = topo_npus(o.topo);
@@ -469,8 +455,7 @@ int exp_contend_main(int argc, char **argv)
 					table_set_str(&t, row, "mode", mode ? "processes" : "threads");
 					table_set_int(&t, row, "callers", a.callers[ci]);
 					table_set_int(&t, row, "spinners", a.spinners);
-					table_set_str(&t, row, "status", "skipped");
-					table_set_str(&t, row, "skip_reason", reason);
+					row_skip(&t, row, reason);
 					continue;
 				}
 				point(&res, &t, &o, m, mode, a.callers[ci], a.spinners, o.duration_s);

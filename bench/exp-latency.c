@@ -44,18 +44,23 @@ static const struct col hist_cols[] = {
 	{ "cumulative_fraction", COL_NUM },
 };
 
-static int base_row(struct table *t, const struct opts *o,
-		    const struct mechanism *m, int threads, const char *status,
-		    const char *reason)
+struct latency_run {
+	const struct opts *o;
+	struct table *t, *ht;
+	struct results *res;
+	struct hist h;		/* the point's calls */
+};
+
+static int latency_row(void *ctx, const struct mechanism *m, int threads)
 {
+	struct latency_run *l = ctx;
+	struct table *t = l->t;
 	int r = table_add_row(t);
 
 	table_set_str(t, r, "mechanism", m->name);
 	table_set_int(t, r, "threads", threads);
-	table_set_str(t, r, "behaviour", behaviour_name(o->beh));
-	table_set_str(t, r, "scope", o->other_process ? "other-process" : "same-process");
-	table_set_str(t, r, "status", status);
-	table_set_str(t, r, "skip_reason", reason);
+	table_set_str(t, r, "behaviour", behaviour_name(l->o->beh));
+	table_set_str(t, r, "scope", l->o->other_process ? "other-process" : "same-process");
 	return r;
 }
 
@@ -80,6 +85,47 @@ static void hist_rows(struct table *ht, const struct mechanism *m, int T,
 		table_set_int(ht, r, "count", (long long)h->b[i]);
 		table_set_num(ht, r, "cumulative_fraction", (double)seen / (double)h->count);
 	}
+}
+
+static int latency_measure(void *ctx, const struct mechanism *m, int T)
+{
+	struct latency_run *l = ctx;
+	const struct opts *o = l->o;
+	int err;
+
+	(void)T;
+	hist_reset(&l->h);
+	err = harness_warmup(m, o->iterations ? 0.02 : o->duration_s / 10);
+	for (int r = 0; r < o->repeat && !err; r++) {
+		struct measure me;
+
+		harness_measure(m, o->iterations, o->duration_s, &l->h, &me);
+		err = me.err;
+	}
+	return err ? err : l->h.count ? 0 : -EIO;
+}
+
+static void latency_fill(void *ctx, int row, const struct mechanism *m, int T,
+			 const struct placement *pl)
+{
+	struct latency_run *l = ctx;
+	struct table *t = l->t;
+	const struct hist *h = &l->h;
+
+	table_set_int(t, row, "oversubscribed", pl->oversubscribed);
+	table_set_int(t, row, "samples", (long long)h->count);
+	table_set_num(t, row, "min_ns", (double)h->min);
+	table_set_num(t, row, "p50_ns", hist_percentile(h, 50));
+	table_set_num(t, row, "p90_ns", hist_percentile(h, 90));
+	table_set_num(t, row, "p99_ns", hist_percentile(h, 99));
+	table_set_num(t, row, "p999_ns", hist_percentile(h, 99.9));
+	table_set_num(t, row, "max_ns", (double)h->max);
+	table_set_num(t, row, "mean_ns", h->sum / (double)h->count);
+	hist_rows(l->ht, m, T, h);
+	if (h->count < 1000)
+		results_note(l->res, "%s T=%d: only %llu samples; p99.9 is the max", m->name, T, (unsigned long long)h->count);
+	if (pl->oversubscribed)
+		results_note(l->res, "%s T=%d: oversubscribed", m->name, T);
 }
 
 /* membarrier-global / membarrier-private-expedited at the same T. */
@@ -123,8 +169,11 @@ int exp_latency_main(int argc, char **argv)
 	struct opts o;
 	struct table t, ht;
 	struct results res;
-	struct hist h;
-	int npoints, point = 0;
+	struct latency_run l = { 0 };
+	struct point_ops ops = {
+		.exp = "latency", .t = &t, .ctx = &l,
+		.row = latency_row, .measure = latency_measure, .fill = latency_fill,
+	};
 
 	opts_parse(argc, argv, &spec, &o);
 	opts_apply_membind(&o);
@@ -132,73 +181,16 @@ int exp_latency_main(int argc, char **argv)
 	table_init(&ht, hist_cols, (int)(sizeof(hist_cols) / sizeof(hist_cols[0])));
 	results_begin(&res, &o, &t);
 	results_add_table(&res, "histogram", &ht);
-	hist_init(&h);
-	npoints = o.nmechs * o.nthreads;
-
-	for (int mi = 0; mi < o.nmechs; mi++) {
-		const struct mechanism *m = o.mechs[mi];
-		char reason[256];
-
-		if (mech_prepare(m, reason, sizeof(reason))) {
-			for (int ti = 0; ti < o.nthreads; ti++) {
-				base_row(&t, &o, m, o.threads[ti], "skipped", reason);
-				progress("latency", ++point, npoints, m->name);
-			}
-			continue;
-		}
-		for (int ti = 0; ti < o.nthreads; ti++) {
-			int T = o.threads[ti], row, err;
-			struct team team;
-			struct placement pl;
-			char *cpus;
-
-			progress("latency", ++point, npoints, m->name);
-			if (team_for(&team, &o, m, T, &pl, reason, sizeof(reason))) {
-				base_row(&t, &o, m, T, "skipped", reason);
-				continue;
-			}
-			hist_reset(&h);
-			err = harness_warmup(m, o.iterations ? 0.02 : o.duration_s / 10);
-			for (int r = 0; r < o.repeat && !err; r++) {
-				struct measure me;
-
-				harness_measure(m, o.iterations, o.duration_s, &h, &me);
-				err = me.err;
-			}
-			team_stop(&team);
-			cpus = placement_cpus_str(&pl, 0, pl.n);
-			if (err || !h.count) {
-				snprintf(reason, sizeof(reason), "barrier failed: %s",
-					 strerror(err ? -err : EIO));
-				row = base_row(&t, &o, m, T, "skipped", reason);
-			} else {
-				row = base_row(&t, &o, m, T, "ok", NULL);
-				table_set_int(&t, row, "oversubscribed", pl.oversubscribed);
-				table_set_int(&t, row, "samples", (long long)h.count);
-				table_set_num(&t, row, "min_ns", (double)h.min);
-				table_set_num(&t, row, "p50_ns", hist_percentile(&h, 50));
-				table_set_num(&t, row, "p90_ns", hist_percentile(&h, 90));
-				table_set_num(&t, row, "p99_ns", hist_percentile(&h, 99));
-				table_set_num(&t, row, "p999_ns", hist_percentile(&h, 99.9));
-				table_set_num(&t, row, "max_ns", (double)h.max);
-				table_set_num(&t, row, "mean_ns", h.sum / (double)h.count);
-				hist_rows(&ht, m, T, &h);
-				if (h.count < 1000)
-					results_note(&res, "%s T=%d: only %llu samples; p99.9 is the max", m->name, T, (unsigned long long)h.count);
-				if (pl.oversubscribed)
-					results_note(&res, "%s T=%d: oversubscribed", m->name, T);
-			}
-			table_set_str(&t, row, "cpus", cpus);
-			free(cpus);
-			placement_free(&pl);
-		}
-		if (m->teardown)
-			m->teardown(m);
-	}
+	hist_init(&l.h);
+	l.o = &o;
+	l.t = &t;
+	l.ht = &ht;
+	l.res = &res;
+	for_each_point(&o, &ops);
 	derive_ratio(&res, &t);
 	results_note(&res, "each sample includes two CLOCK_MONOTONIC reads; the null row shows that floor");
 	results_emit(&res);
-	hist_free(&h);
+	hist_free(&l.h);
 	table_free(&t);
 	table_free(&ht);
 	opts_free(&o);

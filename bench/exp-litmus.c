@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../workloads/litmus.h"
 #include "experiment.h"
+#include "litmus.h"
 #include "results.h"
 #include "util.h"
 
@@ -33,25 +33,6 @@ static const struct col litmus_cols[] = {
 	{ "status", COL_STR },
 	{ "skip_reason", COL_STR },
 };
-
-enum { OPT_PAIRING = 1000 };
-
-static const struct option litmus_opts[] = {
-	{ "pairing", required_argument, NULL, OPT_PAIRING },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char *pairing_arg;
-
-static int litmus_handle(int code, const char *arg, void *state)
-{
-	(void)state;
-	if (code == OPT_PAIRING) {
-		pairing_arg = arg;
-		return 0;
-	}
-	return -1;
-}
 
 /* The controls and fences, then every heavy mechanism on side A. */
 static const struct litmus_pairing fixed[] = {
@@ -148,18 +129,21 @@ static int bind_cpu(void *arg, int cpu)
 
 int exp_litmus_main(int argc, char **argv)
 {
+	const char *pairing_arg = NULL;
+	const struct exp_opt litmus_opts[] = {
+		OPT_STRING("pairing", "LIST|all",
+			   "none, fence-one-side, fence-both, or a heavy\n"
+			   "mechanism on A with a compiler barrier on B\n"
+			   "(see mbbench list); 'heavy' = every mechanism\n"
+			   "(default all). --duration and --iterations\n"
+			   "bound each pairing (trials = iterations)", &pairing_arg),
+		OPT_END(),
+	};
 	struct exp_spec spec = {
 		.name = "litmus",
 		.synopsis = "Store-buffering litmus per barrier pairing: r1 = r2 = 0 must never be seen with a correct barrier.",
 		.common = CO_DURATION | CO_FORMAT | CO_JSON | CO_OUTPUT | CO_PLACEMENT,
-		.extra = litmus_opts,
-		.extra_help =
-			"  --pairing LIST|all           none, fence-one-side, fence-both, or a heavy\n"
-			"                               mechanism on A with a compiler barrier on B\n"
-			"                               (see mbbench list); 'heavy' = every mechanism\n"
-			"                               (default all). --duration and --iterations\n"
-			"                               bound each pairing (trials = iterations)\n",
-		.handle = litmus_handle,
+		.opts = litmus_opts,
 		.def_duration_s = 1.0,
 	};
 	struct litmus_pairing *pairs;
@@ -211,8 +195,7 @@ int exp_litmus_main(int argc, char **argv)
 		if (p->a == LS_MECH && p->mech->teardown && !same_cpu)
 			p->mech->teardown(p->mech);
 		if (!ok) {
-			table_set_str(&t, row, "status", "skipped");
-			table_set_str(&t, row, "skip_reason", reason);
+			row_skip(&t, row, reason);
 			continue;
 		}
 		table_set_int(&t, row, "trials", (long long)c.trials);

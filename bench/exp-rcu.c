@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../workloads/rcu.h"
 #include "experiment.h"
+#include "rcu.h"
 #include "results.h"
 #include "util.h"
 
@@ -43,89 +43,12 @@ static const struct col rcu_cols[] = {
 	{ "skip_reason", COL_STR },
 };
 
-enum {
-	OPT_ALLOW_BROKEN = 1000,
-	OPT_CS_NS,
-	OPT_READERS,
-	OPT_SCHEME,
-	OPT_WRITER_DELAY_NS,
-	OPT_WRITERS,
-};
-
-/* Alphabetical. */
-static const struct option rcu_opts[] = {
-	{ "allow-broken", no_argument, NULL, OPT_ALLOW_BROKEN },
-	{ "cs-ns", required_argument, NULL, OPT_CS_NS },
-	{ "readers", required_argument, NULL, OPT_READERS },
-	{ "scheme", required_argument, NULL, OPT_SCHEME },
-	{ "writer-delay-ns", required_argument, NULL, OPT_WRITER_DELAY_NS },
-	{ "writers", required_argument, NULL, OPT_WRITERS },
-	{ NULL, 0, NULL, 0 },
-};
-
 struct rcu_args {
 	int allow_broken;
 	int readers, writers;	/* 0 = default rule */
 	uint64_t cs_ns, writer_delay_ns;
 	const char *schemes;
-	/* Raw values, checked after parsing so the error names the option. */
-	const char *readers_arg, *writers_arg, *cs_arg, *delay_arg;
 };
-
-static int rcu_handle(int code, const char *arg, void *state)
-{
-	struct rcu_args *a = state;
-
-	switch (code) {
-	case OPT_ALLOW_BROKEN:
-		a->allow_broken = 1;
-		return 0;
-	case OPT_CS_NS:
-		a->cs_arg = arg;
-		return 0;
-	case OPT_WRITER_DELAY_NS:
-		a->delay_arg = arg;
-		return 0;
-	case OPT_READERS:
-		a->readers_arg = arg;
-		return 0;
-	case OPT_WRITERS:
-		a->writers_arg = arg;
-		return 0;
-	case OPT_SCHEME:
-		a->schemes = arg;
-		return 0;
-	}
-	return -1;
-}
-
-static void check_args(struct rcu_args *a)
-{
-	uint64_t v;
-
-	if (a->readers_arg) {
-		if (parse_u64(a->readers_arg, 1, MAX_THREADS, &v))
-			die_usage("bad --readers '%s' (a thread count from 1 to %d)",
-				  a->readers_arg, MAX_THREADS);
-		a->readers = (int)v;
-	}
-	if (a->writers_arg) {
-		if (parse_u64(a->writers_arg, 1, MAX_THREADS, &v))
-			die_usage("bad --writers '%s' (a thread count from 1 to %d)",
-				  a->writers_arg, MAX_THREADS);
-		a->writers = (int)v;
-	}
-	if (a->cs_arg && parse_u64(a->cs_arg, 0, 1000000000ull, &a->cs_ns))
-		die_usage("bad --cs-ns '%s' (nanoseconds, 0 to 1000000000)", a->cs_arg);
-	if (a->delay_arg && parse_u64(a->delay_arg, 0, 1000000000ull, &a->writer_delay_ns))
-		die_usage("bad --writer-delay-ns '%s' (nanoseconds, 0 to 1000000000)",
-			  a->delay_arg);
-}
-
-static int bind_cpu(void *arg, int cpu)
-{
-	return topo_bind_self(arg, cpu);
-}
 
 /* --scheme LIST|all into a list; bad names and broken ones exit 2. */
 static int parse_schemes(const char *arg, int allow_broken,
@@ -229,26 +152,30 @@ static void derive(struct results *res, const struct table *t)
 int exp_rcu_main(int argc, char **argv)
 {
 	struct rcu_args a = { 0 };
+	const struct exp_opt rcu_opts[] = {
+		OPT_FLAG("allow-broken", "accept the broken-* schemes (tests only)", &a.allow_broken),
+		OPT_U64("cs-ns", "N", "read-side critical section length, ns (default 0)",
+			&a.cs_ns, 0, 1000000000ull, "(nanoseconds, 0 to 1000000000)"),
+		OPT_INT("readers", "R", "reader threads (default: CPUs minus writers, >= 1)",
+			&a.readers, 1, MAX_THREADS, "(a thread count from 1 to 4096)"),
+		OPT_STRING("scheme", "LIST|all", "schemes, comma separated (default all):\n"
+			   "mb, signal, signal-spin,\n"
+			   "membarrier-private-expedited, membarrier-global,\n"
+			   "mprotect, seed-v5-expedited,\n"
+			   "seed-v1-ipi-all, seed-v5-sched, qsbr, liburcu-mb,\n"
+			   "liburcu-signal, liburcu-memb, liburcu-qsbr", &a.schemes),
+		OPT_U64("writer-delay-ns", "N", "writer pause between updates, ns (default 0)",
+			&a.writer_delay_ns, 0, 1000000000ull, "(nanoseconds, 0 to 1000000000)"),
+		OPT_INT("writers", "W", "writer threads (default: CPUs / 4, >= 1)",
+			&a.writers, 1, MAX_THREADS, "(a thread count from 1 to 4096)"),
+		OPT_END(),
+	};
 	struct exp_spec spec = {
 		.name = "rcu",
 		.synopsis = "Userspace RCU reads/s and writes/s per scheme (ours and liburcu's), with a torture check on every read.",
 		.common = CO_DURATION | CO_REPEAT | CO_FORMAT | CO_JSON | CO_OUTPUT |
 			  CO_PLACEMENT | CO_MEMBIND,
-		.extra = rcu_opts,
-		.extra_help =
-			"  --allow-broken               accept the broken-* schemes (tests only)\n"
-			"  --cs-ns N                    read-side critical section length, ns (default 0)\n"
-			"  --readers R                  reader threads (default: CPUs minus writers, >= 1)\n"
-			"  --scheme LIST|all            schemes, comma separated (default all):\n"
-			"                               mb, signal, signal-spin,\n"
-			"                               membarrier-private-expedited, membarrier-global,\n"
-			"                               mprotect, seed-v5-expedited,\n"
-			"                               seed-v1-ipi-all, seed-v5-sched, qsbr, liburcu-mb,\n"
-			"                               liburcu-signal, liburcu-memb, liburcu-qsbr\n"
-			"  --writer-delay-ns N          writer pause between updates, ns (default 0)\n"
-			"  --writers W                  writer threads (default: CPUs / 4, >= 1)\n",
-		.handle = rcu_handle,
-		.state = &a,
+		.opts = rcu_opts,
 		.def_duration_s = 1.0,
 		.def_repeat = 3,
 	};
@@ -262,7 +189,6 @@ int exp_rcu_main(int argc, char **argv)
 	char *cpus;
 
 	opts_parse(argc, argv, &spec, &o);
-	check_args(&a);
 	if (o.iterations)
 		die_usage("rcu runs for a time: use --duration, not --iterations");
 	schemes = xcalloc(nr_rcu_schemes, sizeof(*schemes));
@@ -302,7 +228,7 @@ int exp_rcu_main(int argc, char **argv)
 		for (int r = 0; r < o.repeat && ok; r++) {
 			struct rcu_result rr;
 
-			if (rcu_run_once(s, R, W, pl.pu_os, bind_cpu, o.topo, o.duration_s,
+			if (rcu_run_once(s, R, W, o.topo, pl.pu_os, o.duration_s,
 					 a.cs_ns, a.writer_delay_ns, &rr, reason,
 					 sizeof(reason))) {
 				ok = 0;
@@ -318,8 +244,7 @@ int exp_rcu_main(int argc, char **argv)
 				peakq = rr.peak_quarantined;
 		}
 		if (!ok) {
-			table_set_str(&t, row, "status", "skipped");
-			table_set_str(&t, row, "skip_reason", reason);
+			row_skip(&t, row, reason);
 		} else {
 			summarize(rps, o.repeat, &sr);
 			summarize(wps, o.repeat, &sw);

@@ -21,9 +21,9 @@
 
 #include "barrier.h"
 #include "experiment.h"
-#include "results.h"
 #include "paths.h"
 #include "register-child.h"
+#include "results.h"
 #include "util.h"
 
 
@@ -146,8 +146,7 @@ int exp_register_main(int argc, char **argv)
 				ca += s.create_after_ns / o.repeat;
 			}
 			if (bad) {
-				table_set_str(&t, row, "status", "skipped");
-				table_set_str(&t, row, "skip_reason", reason);
+				row_skip(&t, row, reason);
 			} else {
 				summarize(regs, o.repeat, &sr);
 				summarize(firsts, o.repeat, &sf);

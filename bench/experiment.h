@@ -30,4 +30,24 @@ int mech_prepare(const struct mechanism *m, char *reason, size_t len);
 int team_for(struct team *t, const struct opts *o, const struct mechanism *m,
 	     int nthreads, struct placement *pl, char *reason, size_t len);
 
+/*
+ * The mechanism x thread-count loop of calls and latency: each mechanism of
+ * o is prepared, a team of T threads started for each T of o->threads,
+ * measured, stopped, and given its row in t. A mechanism that cannot run,
+ * a team that cannot start and a failed barrier give skipped rows.
+ */
+struct point_ops {
+	const char *exp;	/* for progress */
+	struct table *t;
+	void *ctx;
+	/* A new row of t with the point's key cells. */
+	int (*row)(void *ctx, const struct mechanism *m, int T);
+	/* With the team running: warm up and measure. 0 or -errno. */
+	int (*measure)(void *ctx, const struct mechanism *m, int T);
+	/* The measured row's cells (status "ok" and the figures). */
+	void (*fill)(void *ctx, int row, const struct mechanism *m, int T,
+		     const struct placement *pl);
+};
+void for_each_point(const struct opts *o, const struct point_ops *ops);
+
 #endif

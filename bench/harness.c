@@ -14,66 +14,35 @@
 #include "harness.h"
 #include "util.h"
 
-struct worker {
-	struct team *t;
-	int index;
-};
-
-static void *worker_main(void *arg)
+static void worker_init(void *arg, int i)
 {
-	struct worker *w = arg;
-	struct team *t = w->t;
-	int cpu = t->cfg.pl->pu_os[w->index + 1];
+	struct team *t = arg;
 
-	if (topo_bind_self(t->cfg.topo, cpu))
-		atomic_store(&t->bind_failed, cpu + 1);
 	if (t->cfg.mech->thread_init)
-		t->cfg.mech->thread_init(t->cfg.mech, w->index);
-	pthread_barrier_wait(&t->start);
-	behaviour_run(t->cfg.behs ? t->cfg.behs[w->index] : t->cfg.beh, &t->stop);
-	free(w);
-	return NULL;
+		t->cfg.mech->thread_init(t->cfg.mech, i);
 }
 
-/* Create nth workers and wait until each is pinned and ready. */
+static void worker_body(void *arg, int i)
+{
+	struct team *t = arg;
+
+	behaviour_run(t->cfg.behs ? t->cfg.behs[i] : t->cfg.beh, &t->stop);
+}
+
+/* Create nth workers (pinned, thread_init done) and release them. */
 static int spawn_workers(struct team *t, char *err, size_t len)
 {
-	int bad;
-
-	t->th = xcalloc((size_t)(t->nth ? t->nth : 1), sizeof(pthread_t));
-	pthread_barrier_init(&t->start, NULL, (unsigned)t->nth + 1);
-	for (int i = 0; i < t->nth; i++) {
-		struct worker *w = xmalloc(sizeof(*w));
-		int e;
-
-		w->t = t;
-		w->index = i;
-		e = pthread_create(&t->th[i], NULL, worker_main, w);
-		if (e) {
-			snprintf(err, len, "pthread_create: %s", strerror(e));
-			/* Release the ones started, they see stop at once. */
-			atomic_store(&t->stop, 1);
-			t->nth = i;
-			free(w);
-			return -1;
-		}
-	}
-	pthread_barrier_wait(&t->start);
-	bad = atomic_load(&t->bind_failed);
-	if (bad) {
-		snprintf(err, len, "cannot bind a thread to CPU %d", bad - 1);
+	if (spawn_pinned(&t->workers, t->cfg.topo, t->cfg.pl->pu_os + 1, t->nth,
+			 worker_init, worker_body, t, err, len))
 		return -1;
-	}
+	t->th = t->workers.th;
 	return 0;
 }
 
 static void join_workers(struct team *t)
 {
 	stop_wake(&t->stop);
-	for (int i = 0; i < t->nth; i++)
-		pthread_join(t->th[i], NULL);
-	pthread_barrier_destroy(&t->start);
-	free(t->th);
+	pinned_join(&t->workers);
 	t->th = NULL;
 }
 

@@ -12,10 +12,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "../topology/topo.h"
-#include "../workloads/behaviour.h"
-#include "../workloads/mech.h"
+#include "behaviour.h"
+#include "mech.h"
+#include "pinned.h"
 #include "stats.h"
+#include "topo.h"
 
 struct team_cfg {
 	hwloc_topology_t topo;
@@ -31,12 +32,11 @@ struct team {
 	pthread_t *th;
 	int nth;
 	_Atomic int stop;
-	pthread_barrier_t start;
+	struct pinned workers;
 	struct mech_team mt;
 	pid_t child;
 	int ctl_fd;		/* write end to the child; closing it stops it */
 	hwloc_cpuset_t saved;	/* caller's binding before the team */
-	_Atomic int bind_failed;
 };
 
 int team_start(struct team *t, const struct team_cfg *cfg, char *err, size_t len);

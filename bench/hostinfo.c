@@ -15,9 +15,9 @@
 #include <cpuid.h>
 #endif
 
-#include "../topology/topo.h"
-#include "../workloads/mech.h"
 #include "hostinfo.h"
+#include "mech.h"
+#include "topo.h"
 #include "util.h"
 
 void hostinfo_add(struct hostinfo *h, const char *key, const char *val, const char *src)

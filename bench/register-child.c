@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "pinned.h"
 #include "register-child.h"
 #include "util.h"
 
@@ -25,12 +25,21 @@
 
 static _Atomic int stop_flag;
 
-static void *other_main(void *arg)
+static void other_main(void *arg, int i)
 {
 	enum behaviour *b = arg;
 
+	(void)i;
 	behaviour_run(*b, &stop_flag);
-	return NULL;
+}
+
+/* The sample says why nothing was timed; the parent skips the row. */
+__attribute__((noreturn)) static void fail(struct sample *s, int fd, int err)
+{
+	s->err = err;
+	if (write(fd, s, sizeof(*s)) != (ssize_t)sizeof(*s))
+		_exit(4);
+	_exit(0);
 }
 
 static void *empty_main(void *arg)
@@ -56,7 +65,7 @@ void register_child(hwloc_topology_t topo, const char *placement, enum behaviour
 		    const struct mechanism *m, int reg, int nother, int fd)
 {
 	struct sample s;
-	pthread_t *th = xcalloc((size_t)(nother ? nother : 1), sizeof(*th));
+	struct pinned others;
 	struct placement pl;
 	char err[256];
 	uint64_t t0;
@@ -65,17 +74,15 @@ void register_child(hwloc_topology_t topo, const char *placement, enum behaviour
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (placement_compute(topo, placement, nother + 1, &pl, err, sizeof(err)))
 		_exit(3);
-	topo_bind_self(topo, pl.pu_os[0]);
-	s.create_before_ns = create_cost();
-	for (int i = 0; i < nother; i++) {
-		cpu_set_t set;
-
-		if (pthread_create(&th[i], NULL, other_main, &beh))
-			_exit(3);
-		CPU_ZERO(&set);
-		CPU_SET(pl.pu_os[i + 1], &set);
-		pthread_setaffinity_np(th[i], sizeof(set), &set);
+	if (topo_bind_self(topo, pl.pu_os[0])) {
+		snprintf(s.why, sizeof(s.why), "cannot bind the caller to CPU %d: %s",
+			 pl.pu_os[0], strerror(errno));
+		fail(&s, fd, errno ? errno : EINVAL);
 	}
+	s.create_before_ns = create_cost();
+	if (spawn_pinned(&others, topo, pl.pu_os + 1, nother, NULL, other_main, &beh,
+			 s.why, sizeof(s.why)))
+		fail(&s, fd, EINVAL);
 	usleep(2000);	/* let them start running or block */
 	{
 		/* Refuse to time a registration that is already done. */
@@ -83,12 +90,9 @@ void register_child(hwloc_topology_t topo, const char *placement, enum behaviour
 				    sys_membarrier(MEMBARRIER_CMD_GET_REGISTRATIONS, 0, 0) : 0;
 
 		if (regs > 0 && (regs & reg)) {
-			s.err = EALREADY;
 			snprintf(s.why, sizeof(s.why),
 				 "the measuring process was already registered (0x%lx)", regs);
-			if (write(fd, &s, sizeof(s)) != (ssize_t)sizeof(s))
-				_exit(4);
-			_exit(0);
+			fail(&s, fd, EALREADY);
 		}
 	}
 	t0 = now_ns();
@@ -113,8 +117,7 @@ void register_child(hwloc_topology_t topo, const char *placement, enum behaviour
 			snprintf(s.why, sizeof(s.why), "barrier failed after registration");
 	}
 	stop_wake(&stop_flag);
-	for (int i = 0; i < nother; i++)
-		pthread_join(th[i], NULL);
+	pinned_join(&others);
 	if (write(fd, &s, sizeof(s)) != (ssize_t)sizeof(s))
 		_exit(4);
 	_exit(0);

@@ -8,9 +8,9 @@
 #ifndef MBBENCH_REGISTER_CHILD_H
 #define MBBENCH_REGISTER_CHILD_H
 
-#include "../topology/topo.h"
-#include "../workloads/behaviour.h"
-#include "../workloads/mech.h"
+#include "behaviour.h"
+#include "mech.h"
+#include "topo.h"
 
 #define STEADY_CALLS 200
 #define CREATE_SAMPLES 20

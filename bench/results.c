@@ -212,3 +212,9 @@ void progress(const char *exp, int i, int n, const char *what)
 		fputc('\n', stderr);
 	fflush(stderr);
 }
+
+void row_skip(struct table *t, int r, const char *reason)
+{
+	table_set_str(t, r, "status", "skipped");
+	table_set_str(t, r, "skip_reason", reason);
+}

@@ -37,6 +37,11 @@ void results_derived(struct results *r, const char *key, double v, const char *f
 __attribute__((format(printf, 2, 3)))
 void results_note(struct results *r, const char *fmt, ...);
 void results_emit(struct results *r);
+/*
+ * Mark row r of a points table skipped, with the reason: every experiment's
+ * table ends with the columns status and skip_reason.
+ */
+void row_skip(struct table *t, int r, const char *reason);
 /* Progress on stderr when it is a terminal. */
 void progress(const char *exp, int i, int n, const char *what);
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A small, strict JSON reader, and on top of it the few fields of the
- * `--json=FILE` output of rt-tests 2.x (oslat, cyclictest) that disturb
- * compares with its own victims: per-thread min/avg/max and the histogram.
+ * The few fields of the `--json=FILE` output of rt-tests 2.x (oslat,
+ * cyclictest) that disturb compares with its own victims: per-thread
+ * min/avg/max and the histogram, read with the JSON reader of jv.h.
  * rt-tests writes some keys with a stray colon ("cmdline:"); only the keys
  * read here matter, and those are plain.
  */
@@ -12,23 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "jv.h"
 #include "stats.h"
-
-enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
-
-struct jval {
-	enum jtype t;
-	double num;		/* J_NUM, J_BOOL */
-	char *str;		/* J_STR */
-	int n;			/* J_ARR, J_OBJ: children */
-	char **keys;		/* J_OBJ */
-	struct jval **kids;
-};
-
-/* NULL with err on malformed text (position given). */
-struct jval *json_parse(const char *text, char *err, size_t len);
-void json_free(struct jval *v);
-const struct jval *json_get(const struct jval *obj, const char *key);
 
 struct rt_result {
 	char tool[16];		/* "oslat" or "cyclictest" from cmdline */

@@ -54,24 +54,24 @@ static void json_tests(void)
 	struct jval *v;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		v = json_parse(bad[i], err, sizeof(err));
+		v = jv_parse(bad[i], err, sizeof(err));
 		ok(!v, "malformed JSON rejected: '%s' (%s)", bad[i], v ? "accepted" : err);
-		json_free(v);
+		jv_free(v);
 	}
-	v = json_parse("{\"cmdline:\": \"a\\\"b\", \"x\": [1, -2.5e3, true, null, {}]}", err, sizeof(err));
-	ok(v && json_get(v, "cmdline:") && !strcmp(json_get(v, "cmdline:")->str, "a\"b") &&
-	   json_get(v, "x")->n == 5 && json_get(v, "x")->kids[1]->num == -2500,
+	v = jv_parse("{\"cmdline:\": \"a\\\"b\", \"x\": [1, -2.5e3, true, null, {}]}", err, sizeof(err));
+	ok(v && jv_get(v, "cmdline:") && !strcmp(jv_get(v, "cmdline:")->str, "a\"b") &&
+	   jv_get(v, "x")->n == 5 && jv_get(v, "x")->kids[1]->num == -2500,
 	   "keys with a stray colon, escapes, nested values");
-	json_free(v);
+	jv_free(v);
 	{
 		char deep[200];
 
 		memset(deep, '[', 100);
 		memset(deep + 100, ']', 99);
 		deep[199] = '\0';
-		v = json_parse(deep, err, sizeof(err));
+		v = jv_parse(deep, err, sizeof(err));
 		ok(!v, "nesting deeper than the limit is rejected");
-		json_free(v);
+		jv_free(v);
 	}
 }
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "topo.h"
-#include "../bench/util.h"
+#include "util.h"
 
 int topo_load(hwloc_topology_t *topo, char *err, size_t len)
 {

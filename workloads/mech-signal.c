@@ -52,20 +52,25 @@ static void mb_signal_handler(int sig)
 	smp_mb_full();
 }
 
-static int sig_setup(const struct mechanism *m, char *reason, size_t len)
+int mech_signal_install(int sig, void (*handler)(int), char *reason, size_t len)
 {
 	struct sigaction sa;
 
-	(void)m;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = mb_signal_handler;
+	sa.sa_handler = handler;
 	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(MB_SIGNAL, &sa, NULL) < 0) {
+	if (sigaction(sig, &sa, NULL) < 0) {
 		snprintf(reason, len, "sigaction: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
+}
+
+static int sig_setup(const struct mechanism *m, char *reason, size_t len)
+{
+	(void)m;
+	return mech_signal_install(MB_SIGNAL, mb_signal_handler, reason, len);
 }
 
 static void sig_thread_init(const struct mechanism *m, int index)

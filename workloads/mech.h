@@ -67,6 +67,15 @@ const char *membarrier_cmd_name(int cmd);
 int membarrier_probe_cmd(int cmd, const char *cmdname, const char *missing_hint,
 			 char *reason, size_t len);
 
+/*
+ * The signal mechanisms' handler: installed for sig with SA_RESTART and an
+ * empty mask. 0, or -1 with reason.
+ */
+int mech_signal_install(int sig, void (*handler)(int), char *reason, size_t len);
+/* The signal handshake without the handler's fence (rcu torture tests only;
+ * not in the registry). */
+extern const struct mechanism mech_signal_nofence;
+
 /* Acks received by team thread index from the signal mechanism (tests). */
 unsigned long mech_signal_acks(int index);
 

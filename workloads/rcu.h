@@ -14,6 +14,7 @@
 #ifndef MBBENCH_RCU_H
 #define MBBENCH_RCU_H
 
+#include <hwloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -63,7 +64,8 @@ struct rcu_run {
 	struct rcu_reader_slot *readers;
 	struct rcu_writer_slot *writers;
 	pthread_t *reader_th;	/* filled before attach */
-	void *priv;		/* the scheme's own state */
+	void *priv;		/* the scheme's own state (its setup sets it) */
+	_Atomic int err;	/* a failed write-side barrier: -errno */
 };
 
 struct rcu_scheme {
@@ -108,19 +110,26 @@ struct rcu_result {
 
 /*
  * One timed run of scheme s with readers on cpus[0..R-1] and writers on
- * cpus[R..R+W-1] (OS CPU numbers; binding through bind(cpu)). Returns 0,
- * or -1 with reason when the scheme cannot run here.
+ * cpus[R..R+W-1] (OS CPU numbers of topo; spawn_pinned binds them).
+ * Returns 0, or -1 with reason when the scheme cannot run here.
  */
 int rcu_run_once(const struct rcu_scheme *s, int nreaders, int nwriters,
-		 const int *cpus, int (*bind)(void *arg, int cpu), void *bind_arg,
-		 double duration_s, uint64_t cs_ns, uint64_t writer_delay_ns,
+		 hwloc_topology_t topo, const int *cpus, double duration_s, uint64_t cs_ns, uint64_t writer_delay_ns,
 		 struct rcu_result *res, char *reason, size_t len);
 
-/* Shared by every scheme's loops (rcu-loop.h) and the liburcu adapters. */
+/*
+ * Objects and quarantine (rcu-torture.c), shared by every scheme's loops
+ * (rcu-loop.h) and the runner.
+ */
 struct rcu_obj *rcu_obj_new(struct rcu_writer_slot *w);
 void rcu_retire(struct rcu_run *r, struct rcu_writer_slot *w, struct rcu_obj *old);
+/* Free what a writer still holds, after every thread has been joined. */
+void rcu_quarantine_drain(struct rcu_writer_slot *w);
 void rcu_spin_ns(uint64_t ns);
+
+/* The scheme table (rcu-schemes.c): probes, and a scheme's mechanism. */
 int rcu_probe_mech(const struct rcu_scheme *s, char *reason, size_t len);
 int rcu_no_liburcu(const struct rcu_scheme *s, char *reason, size_t len);
+const struct mechanism *rcu_scheme_mech(const struct rcu_scheme *s);
 
 #endif

@@ -25,8 +25,8 @@
 #include <unistd.h>
 
 #include "barrier.h"
+#include "util.h"
 #include "victim.h"
-#include "../bench/util.h"
 
 static const char *const role_str[NR_ROLES] = {
 	[ROLE_IDLE] = "idle",

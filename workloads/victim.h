@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "../bench/stats.h"
+#include "stats.h"
 
 enum role {
 	ROLE_IDLE,

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The parts of the disturb experiment (exp-disturb.c) shared with the
+ * runner of the real rt-tests tools (disturb-tool.c): the options' state,
+ * one run's context, and the helpers that write a round's rows.
+ */
+#ifndef MBBENCH_DISTURB_H
+#define MBBENCH_DISTURB_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "disturb-plan.h"
+#include "experiment.h"
+#include "ipicount.h"
+#include "results.h"
+
+struct dstate {
+	double rate;		/* per second; 0 = max */
+	int caller_cpu;		/* -1 = first CPU of the compact placement */
+	int in_turn;
+	enum ipi_source src;
+	int rt_prio;
+	const char *roles;
+	const char *victim_cmd;
+};
+
+/* What one phase of one round saw. */
+struct phase_data {
+	struct ipisnap a, b;
+	double elapsed_s;
+	struct measure me;
+	unsigned long *acks;	/* per self thread, during the phase */
+	double oncpu[64];	/* per slot: fraction of the phase it ran */
+};
+
+struct run_ctx {
+	const struct opts *o;
+	struct dstate *d;
+	struct table *t;
+	struct results *res;
+	struct ipicount *ic;
+	int ncpus;
+	char **tool_argv;
+	int tool_argc;
+	const char *tool;
+	char *tmpdir;
+};
+
+int disturb_row(struct run_ctx *c, const struct mechanism *m, int round,
+		const char *role, int cpu, const char *phase, const char *victim);
+/* Both phases' rows of a slot, skipped with reason. */
+void disturb_skip_rows(struct run_ctx *c, const struct mechanism *m, int round,
+		       const char *role, int cpu, const char *victim, const char *reason);
+void disturb_counter_cells(struct run_ctx *c, int r, int cpu, struct phase_data *pd,
+			   struct phase_data *base, int storm);
+void disturb_hist_cells(struct table *t, int r, const struct hist *h);
+void disturb_snap_begin(struct run_ctx *c, struct phase_data *pd, uint64_t *t0);
+void disturb_snap_end(struct run_ctx *c, struct phase_data *pd, uint64_t t0);
+void disturb_phase_free(struct phase_data *pd);
+
+/*
+ * --victim-cmd: split on blanks, find the executable now (not mid-run), and
+ * tell oslat (foreign-rt) from cyclictest (foreign-sleep); bad input exits 2.
+ */
+char **disturb_split_cmd(const char *cmd, int *argc, enum role *role, char **tool);
+/* The real tool's round: one run of the tool per phase, rows for both. */
+void disturb_tool_round(struct run_ctx *c, const struct mechanism *m,
+			const struct mechanism *null_mech, int ri, const struct round *rd);
+
+#endif
