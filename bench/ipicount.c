@@ -4,7 +4,7 @@
  * function-call IPI a CPU handled, per CPU, from the kernel's own hooks;
  * /proc/interrupts is the fallback anyone can read, with the caveat that an
  * idle polling target runs the function without an IPI and without a CAL
- * count (FINDINGS.md). Attribution to the membarrier callbacks uses
+ * count (docs/FINDINGS.md). Attribution to the membarrier callbacks uses
  * csd:csd_queue_cpu (Linux 6.4+) filtered on the function address from
  * /proc/kallsyms and on the target CPU: it counts the cross-CPU calls
  * queued for that CPU, on the sending side. (ipi:ipi_send_cpu names

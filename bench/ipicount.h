@@ -6,7 +6,7 @@
  * with a membarrier callback (csd:csd_queue_cpu filtered on the function
  * address), TLB shootdowns (TLB row) and cpuidle entries.
  * The source used is always recorded: the two do not count the same thing
- * (FINDINGS.md, "Counting IPIs").
+ * (docs/FINDINGS.md, "Counting IPIs").
  */
 #ifndef MBBENCH_IPICOUNT_H
 #define MBBENCH_IPICOUNT_H

@@ -60,7 +60,7 @@ for r in rows:
     allv = float(r["ipis_per_barrier"])
     loose = r["mb_ipis_per_barrier"] != ""
     if r["role"] == "self-spin":
-        # Only a CPU whose current task is ours is IPI'd (FINDINGS.md): when
+        # Only a CPU whose current task is ours is IPI'd (docs/FINDINGS.md): when
         # the host lends the spinner's CPU to others, expect that share.
         oncpu = min(1.0, float(r["oncpu_fraction"]))
         if v < 0.9 * oncpu:
