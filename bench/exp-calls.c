@@ -4,6 +4,11 @@
  * per mechanism and T. The seed's v5 table (10,000,000 expedited calls,
  * T = 1..7 busy-looping threads, 2-3 us per call on a Xeon E5405) is this
  * experiment on that machine.
+ *
+ * With --ci-target PCT a point repeats until the 95% CI half-width of its
+ * ns/call is within PCT% of the mean (at least --repeat times, at most
+ * --max-repeat), after one warm-up repeat that is discarded; the row records
+ * the target, what was reached and whether it was met.
  */
 #include "config.h"
 
@@ -32,6 +37,9 @@ static const struct col calls_cols[] = {
 	{ "calls_per_s", COL_NUM },
 	{ "calls_per_s_ci95", COL_NUM },
 	{ "cv", COL_NUM },
+	{ "ci_target_pct", COL_NUM },
+	{ "ci_achieved_pct", COL_NUM },
+	{ "ci_target_met", COL_INT },
 	{ "status", COL_STR },
 	{ "skip_reason", COL_STR },
 };
@@ -41,6 +49,9 @@ struct calls_run {
 	struct table *t;
 	struct results *res;
 	double *ns, *cps;	/* per repeat */
+	int nrep;		/* repeats taken at this point */
+	int ci_target;		/* percent, 0: a fixed --repeat */
+	int max_repeat;
 	double calls_sum;
 	const struct mechanism *null_mech;	/* measured: check the harness */
 };
@@ -65,12 +76,22 @@ static int calls_measure(void *ctx, const struct mechanism *m, int T)
 	const struct opts *o = c->o;
 	int err = harness_warmup(m, o->iterations ? 0.02 : o->duration_s / 10);
 
+	int cap = c->ci_target ? c->max_repeat : o->repeat;
+
 	(void)T;
-	memset(c->ns, 0, sizeof(double) * (size_t)o->repeat);
-	memset(c->cps, 0, sizeof(double) * (size_t)o->repeat);
+	memset(c->ns, 0, sizeof(double) * (size_t)cap);
+	memset(c->cps, 0, sizeof(double) * (size_t)cap);
 	c->calls_sum = 0;
-	for (int r = 0; r < o->repeat && !err; r++) {
+	c->nrep = 0;
+	if (c->ci_target && !err) {	/* a warm-up repeat, discarded */
 		struct measure me;
+
+		harness_measure(m, o->iterations, o->duration_s, NULL, &me);
+		err = me.err;
+	}
+	for (int r = 0; r < cap && !err; r++) {
+		struct measure me;
+		struct summary s;
 
 		harness_measure(m, o->iterations, o->duration_s, NULL, &me);
 		err = me.err;
@@ -79,6 +100,12 @@ static int calls_measure(void *ctx, const struct mechanism *m, int T)
 		c->ns[r] = (double)me.ns / (double)me.calls;
 		c->cps[r] = 1e9 / c->ns[r];
 		c->calls_sum += (double)me.calls;
+		c->nrep = r + 1;
+		if (!c->ci_target || c->nrep < o->repeat || c->nrep < 3)
+			continue;
+		summarize(c->ns, c->nrep, &s);
+		if (s.mean > 0 && s.ci95 <= s.mean * c->ci_target / 100.0)
+			break;
 	}
 	return err;
 }
@@ -91,17 +118,29 @@ static void calls_fill(void *ctx, int row, const struct mechanism *m, int T,
 	struct table *t = c->t;
 	struct summary s_ns, s_cps;
 
-	summarize(c->ns, o->repeat, &s_ns);
-	summarize(c->cps, o->repeat, &s_cps);
+	int n = c->nrep ? c->nrep : 1;
+
+	summarize(c->ns, n, &s_ns);
+	summarize(c->cps, n, &s_cps);
 	table_set_int(t, row, "oversubscribed", pl->oversubscribed);
-	table_set_int(t, row, "repeats", o->repeat);
-	table_set_num(t, row, "calls_per_repeat", c->calls_sum / o->repeat);
+	table_set_int(t, row, "repeats", n);
+	table_set_num(t, row, "calls_per_repeat", c->calls_sum / n);
 	table_set_num(t, row, "ns_per_call", s_ns.mean);
 	table_set_num(t, row, "ns_per_call_stddev", s_ns.stddev);
 	table_set_num(t, row, "ns_per_call_ci95", s_ns.ci95);
 	table_set_num(t, row, "calls_per_s", s_cps.mean);
 	table_set_num(t, row, "calls_per_s_ci95", s_cps.ci95);
 	table_set_num(t, row, "cv", s_ns.cv);
+	if (c->ci_target && s_ns.mean > 0) {
+		double got = 100.0 * s_ns.ci95 / s_ns.mean;
+
+		table_set_num(t, row, "ci_target_pct", c->ci_target);
+		table_set_num(t, row, "ci_achieved_pct", got);
+		table_set_int(t, row, "ci_target_met", got <= c->ci_target);
+		if (got > c->ci_target)
+			results_note(c->res, "%s T=%d: 95%% CI %.1f%% of the mean after %d repeats, above the %d%% target (--max-repeat reached)",
+				     m->name, T, got, n, c->ci_target);
+	}
 	if (s_ns.cv > 0.10)
 		results_note(c->res, "%s T=%d: CV %.0f%% is high; more --repeat or a quieter host", m->name, T, s_ns.cv * 100);
 	if (pl->oversubscribed)
@@ -139,6 +178,19 @@ static void overhead_check(struct results *res, const struct opts *o,
 
 int exp_calls_main(int argc, char **argv)
 {
+	struct opts o;
+	struct table t;
+	struct results res;
+	struct calls_run c = { .max_repeat = 30 };
+	const struct exp_opt calls_opts[] = {
+		OPT_INT("ci-target", "PCT", "repeat each point until its 95% CI is within PCT% of\n"
+			"the mean (at least --repeat, at most --max-repeat times,\n"
+			"after a discarded warm-up); 0: exactly --repeat (default)",
+			&c.ci_target, 0, 50, "(a percentage from 0 to 50)"),
+		OPT_INT("max-repeat", "N", "the most repeats --ci-target may take (default 30)",
+			&c.max_repeat, 2, 100000, "(a count from 2 to 100000)"),
+		OPT_END(),
+	};
 	struct exp_spec spec = {
 		.name = "calls",
 		.synopsis = "Barrier calls per second: one caller, T-1 other threads running --behaviour.",
@@ -146,11 +198,8 @@ int exp_calls_main(int argc, char **argv)
 		.def_mech = "all",
 		.def_duration_s = 0.5,
 		.def_repeat = 3,
+		.opts = calls_opts,
 	};
-	struct opts o;
-	struct table t;
-	struct results res;
-	struct calls_run c = { 0 };
 	struct point_ops ops = {
 		.exp = "calls", .t = &t, .ctx = &c,
 		.row = calls_row, .measure = calls_measure, .fill = calls_fill,
@@ -163,8 +212,10 @@ int exp_calls_main(int argc, char **argv)
 	c.o = &o;
 	c.t = &t;
 	c.res = &res;
-	c.ns = xcalloc((size_t)o.repeat, sizeof(double));
-	c.cps = xcalloc((size_t)o.repeat, sizeof(double));
+	if (c.ci_target && c.max_repeat < o.repeat)
+		die_usage("--max-repeat %d is below --repeat %d (raise --max-repeat)", c.max_repeat, o.repeat);
+	c.ns = xcalloc((size_t)(o.repeat > c.max_repeat ? o.repeat : c.max_repeat), sizeof(double));
+	c.cps = xcalloc((size_t)(o.repeat > c.max_repeat ? o.repeat : c.max_repeat), sizeof(double));
 	for_each_point(&o, &ops);
 	free(c.ns);
 	free(c.cps);

@@ -40,7 +40,11 @@ json under an unwritable directory|latency --json $TMP/ro/x.json
 output in /proc|calls --output /proc/self/mbbench-out
 json in /proc|list --json /proc/self/x.json
 membind absent node|calls --membind 4000
-stray argument|list extra"
+stray argument|list extra
+ci-target above 50|calls --ci-target 60
+ci-target negative|calls --ci-target -1
+max-repeat 1|calls --max-repeat 1
+max-repeat below repeat|calls --ci-target 5 --repeat 10 --max-repeat 5"
 
 n=$(printf '%s\n' "$cases" | wc -l)
 # Running as root ignores directory permissions: those two cases then skip.
