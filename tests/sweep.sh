@@ -91,7 +91,15 @@ d = json.load(open(sys.argv[1]))
 assert d["interrupted"] is True and 1 <= d["points_done"] < d["points_planned"], d
 PY
 ok $? "^C: exit $rc, folder $(basename "$irun") has a valid run.json marked interrupted"
-[ -s "$irun/calls.csv" ] && [ -s "$irun/report.md" ] && ! ls "$irun" | grep -q '\.tmp'
+# The points run shuffled: whichever finished, its experiment's CSV is there.
+"$PY" - "$irun" <<'PY' && [ -s "$irun/report.md" ] && ! ls "$irun" | grep -q '\.tmp'
+import json, os, sys
+d = json.load(open(os.path.join(sys.argv[1], "run.json")))
+done = {p["experiment"] for p in d["points"]}
+assert done, d
+for e in done:
+    assert os.path.getsize(os.path.join(sys.argv[1], e + ".csv")) > 0, e
+PY
 ok $? "^C: what finished is there as whole files"
 
 # A point whose own correctness check fails (mbbench exit 1 with its CSV
