@@ -7,11 +7,7 @@
 # host differences, and the csv and json formats.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-PY=${PYTHON3:-python3}
-if ! command -v "$PY" >/dev/null 2>&1; then
-	echo "1..0 # SKIP python3 not found (apt-get install python3)"
-	exit 0
-fi
+need_python
 plan 9
 
 "$PY" - "$TMP" <<'PY'

@@ -5,11 +5,7 @@
 # explained by its fact, or "unexplained" when the fact is absent.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-PY=${PYTHON3:-python3}
-if ! command -v "$PY" >/dev/null 2>&1; then
-	echo "1..0 # SKIP python3 not found (apt-get install python3)"
-	exit 0
-fi
+need_python
 plan 9
 R=$TMP/root
 mkdir -p "$R/sys/kernel" "$R/sys/devices/system/cpu/vulnerabilities" "$R/sys/devices/system/cpu/smt" "$R/proc/sys/kernel"

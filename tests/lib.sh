@@ -22,3 +22,21 @@ skip() {
 }
 diag() { echo "# $*"; }
 done_testing() { [ "$tap_fail" -eq 0 ]; }
+
+# A test that reads output with python3: skip the whole test without it.
+need_python() {
+	PY=${PYTHON3:-python3}
+	if ! command -v "$PY" >/dev/null 2>&1; then
+		echo "1..0 # SKIP python3 not found (apt-get install python3)"
+		exit 0
+	fi
+}
+
+# Wait (10 s at most) until a sweep writing under DIR has begun its first point.
+wait_sweep_started() {
+	_i=0
+	while [ ! -s "$(ls -d "$1"/*.incomplete/commands.txt 2>/dev/null | head -n 1)" ] && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}

@@ -4,11 +4,7 @@
 # columns, units in their names, and the versioned envelope.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-PY=${PYTHON3:-python3}
-if ! command -v "$PY" >/dev/null 2>&1; then
-	echo "1..0 # SKIP python3 not found (apt-get install python3)"
-	exit 0
-fi
+need_python
 plan 7
 
 "$MBBENCH" calls --mechanism null,fence --threads 1,2 --iterations 20000 --repeat 2 \

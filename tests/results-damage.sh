@@ -6,11 +6,7 @@
 # exit status other than 0 or 2.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-PY=${PYTHON3:-python3}
-if ! command -v "$PY" >/dev/null 2>&1; then
-	echo "1..0 # SKIP python3 not found (apt-get install python3)"
-	exit 0
-fi
+need_python
 plan 7
 "$MBBENCH" sweep --quick --mechanism null,fence --output "$TMP/good" >/dev/null 2>"$TMP/sweep.err"
 ok $? "a small folder to damage ($(tail -n 1 "$TMP/sweep.err"))"

@@ -6,11 +6,7 @@
 # half-written, nothing lost that was already measured.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-PY=${PYTHON3:-python3}
-if ! command -v "$PY" >/dev/null 2>&1; then
-	echo "1..0 # SKIP python3 not found (apt-get install python3)"
-	exit 0
-fi
+need_python
 plan 9
 SWEEP="$MBBENCH sweep --quick"
 
@@ -88,11 +84,7 @@ ok $? "--output of a sweep in progress: exit 2, nothing touched ($(cat "$TMP/b.e
 # interrupted, exit 143; the message reaches the terminal, not a point's log.
 $SWEEP --mechanism null,fence --out-root "$TMP/term" >"$TMP/t.out" 2>"$TMP/t.err" &
 pid=$!
-i=0
-while [ ! -s "$(ls -d "$TMP"/term/*.incomplete/commands.txt 2>/dev/null | head -n 1)" ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_sweep_started "$TMP/term"
 kill -TERM $pid
 wait $pid
 rc=$?

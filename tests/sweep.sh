@@ -6,11 +6,7 @@
 # to the readers (exit 2, nothing written).
 . "${top_srcdir:-.}/tests/lib.sh"
 
-PY=${PYTHON3:-python3}
-if ! command -v "$PY" >/dev/null 2>&1; then
-	echo "1..0 # SKIP python3 not found (apt-get install python3)"
-	exit 0
-fi
+need_python
 # The helpers behind `mbbench sweep|plot|report|compare`, as a user runs them.
 RUNALL="$MBBENCH sweep"
 PLOT="$MBBENCH plot"
@@ -75,11 +71,7 @@ ok $? "compare of a run with itself: every ratio 1.000, nothing significant"
 env --default-signal=INT $RUNALL --quick --mechanism null,fence,membarrier-private-expedited \
 	--out-root "$TMP/int" >"$TMP/int.out" 2>"$TMP/int.err" &
 pid=$!
-i=0
-while [ ! -s "$(ls -d "$TMP"/int/*.incomplete/commands.txt 2>/dev/null | head -n 1)" ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_sweep_started "$TMP/int"
 kill -INT $pid
 wait $pid
 rc=$?
