@@ -5,9 +5,11 @@ A results folder is what bench/run-all (make bench) writes: one CSV per
 experiment, run.json, topology.xml, commands.txt. These tools only read it.
 """
 import csv
+import glob
 import json
 import math
 import os
+import shutil
 import sys
 
 EXPERIMENTS = ("calls", "latency", "disturb", "contend", "register", "rcu", "litmus", "vmscale")
@@ -301,7 +303,136 @@ def title(folder):
     return f"{name}, kernel {h.get('kernel_release', '?')}, {preset} preset, {virt}, {end}"
 
 
+# ---------------------------------------------------------------------------
+# mbbench vm (bench/vm-sweep): the guests' disturb points aggregated into
+# vmscale.csv or isolation.csv with run.json, and the kernels of an A/B run
+# side by side in ab.csv.
+#
+#   mbresults.py vm-aggregate WHAT OUT SMPS ISOLATE KERNEL_NAME BZIMAGE
+#   mbresults.py vm-ab OUT CSV_NAME KERNEL...
+
+def vm_aggregate(argv):
+    what, out, smps, isolate, kname, kernel = argv[0], argv[1], argv[2].split(), argv[3], argv[4], argv[5]
+
+    def cpus(spec):
+        s = set()
+        for part in spec.split(","):
+            a, _, b = part.partition("-")
+            s.update(range(int(a), int(b or a) + 1))
+        return s
+
+    def rows(path):
+        with open(path, newline="") as f:
+            return list(csv.DictReader(f))
+
+    res = []
+    if what == "scale":
+        cols = ["smp", "k", "mechanism", "barriers", "ipis_per_barrier_total", "ipis_per_barrier_self",
+                "ipis_per_barrier_idle", "expected_v1", "expected_v5", "status", "skip_reason"]
+        for n in smps:
+            got = sorted(glob.glob(f"{out}/raw/smp{n}/k*/disturb.csv"))
+            if not got:
+                for m in ("membarrier-private-expedited", "membarrier-global-expedited", "seed-v1-ipi-all", "seed-v5-expedited"):
+                    res.append(dict(smp=n, mechanism=m, status="skipped", skip_reason=f"the -smp {n} guest failed (see stderr)"))
+                continue
+            for path in got:
+                k = os.path.basename(os.path.dirname(path))[1:]
+                by = {}
+                for r in rows(path):
+                    by.setdefault(r["mechanism"], []).append(r)
+                for m, rs in by.items():
+                    storm = [r for r in rs if r["phase"] == "storm" and r["role"] != "caller"]
+                    if not storm or any(r["status"] != "ok" for r in storm):
+                        why = next((r["skip_reason"] for r in rs if r["status"] != "ok"), "no storm rows")
+                        res.append(dict(smp=n, k=k, mechanism=m, status="skipped", skip_reason=why))
+                        continue
+                    tot = sum(float(r["ipis_per_barrier"] or 0) for r in storm)
+                    self_ = sum(float(r["ipis_per_barrier"] or 0) for r in storm if r["role"] == "self-spin")
+                    idle = sum(float(r["ipis_per_barrier"] or 0) for r in storm if r["role"] == "idle")
+                    res.append(dict(smp=n, k=k, mechanism=m, barriers=storm[0]["barriers"],
+                                    ipis_per_barrier_total=f"{tot:.3f}", ipis_per_barrier_self=f"{self_:.3f}",
+                                    ipis_per_barrier_idle=f"{idle:.3f}", expected_v1=int(n) - 1, expected_v5=k,
+                                    status="ok"))
+        name = "vmscale.csv"
+    else:
+        cols = ["mechanism", "cpu", "isolated", "role", "barriers", "ipis_per_barrier", "status", "skip_reason"]
+        iso = cpus(isolate)
+        d = f"{out}/raw/smp4"
+        offered = {}
+        if os.path.isfile(f"{d}/list.csv"):
+            offered = {r["mechanism"]: (r["available"] == "1", r["reason"]) for r in rows(f"{d}/list.csv")}
+        dist = rows(f"{d}/iso/disturb.csv") if os.path.isfile(f"{d}/iso/disturb.csv") else []
+        if not dist:
+            res.append(dict(mechanism="-", status="skipped", skip_reason="the isolation guest failed (see stderr)"))
+        for r in dist:
+            if r["phase"] != "storm":
+                continue
+            ok = r["status"] == "ok"
+            res.append(dict(mechanism=r["mechanism"], cpu=r["cpu"], role=r["role"],
+                            isolated="yes" if r["cpu"] and int(r["cpu"]) in iso else "no",
+                            barriers=r["barriers"] if ok else "", ipis_per_barrier=r["ipis_per_barrier"] if ok else "",
+                            status=r["status"], skip_reason=r["skip_reason"]))
+        name = "isolation.csv"
+    tmp = f"{out}/{name}.tmp"
+    with open(tmp, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=cols, restval="")
+        w.writeheader()
+        w.writerows(res)
+    os.replace(tmp, f"{out}/{name}")
+
+    # run.json: what ran, and every guest's own mbbench envelope, which is
+    # also each point folder's run.json, so that results/compare can read it.
+    guests = []
+    for path in sorted(glob.glob(f"{out}/raw/*/*/disturb.json")):
+        try:
+            with open(path) as f:
+                guests.append(json.load(f))
+            shutil.copyfile(path, os.path.join(os.path.dirname(path), "run.json"))
+        except (OSError, ValueError):
+            pass
+    run = {"format_version": 1, "tool": "bench/vm-sweep", "experiment": what,
+           "hostname": os.uname().nodename + " (QEMU guest)",
+           "smp": [int(n) for n in smps] if what == "scale" else [4],
+           "isolate": isolate if what == "isolation" else None,
+           "accelerator_note": "QEMU under TCG unless run-vm's KVM probe succeeded; see run-vm's stderr",
+           "kernel": {"name": kname, "bzimage": kernel},
+           "points": guests}
+    with open(f"{out}/run.json.tmp", "w") as f:
+        json.dump(run, f, indent=1)
+    os.replace(f"{out}/run.json.tmp", f"{out}/run.json")
+
+
+
+def vm_ab(argv):
+    out, name, kernels = argv[0], argv[1], argv[2:]
+    keys = {"vmscale.csv": ("smp", "k", "mechanism"), "isolation.csv": ("mechanism", "cpu", "isolated", "role")}[name]
+    fig = {"vmscale.csv": "ipis_per_barrier_total", "isolation.csv": "ipis_per_barrier"}[name]
+    table, order = {}, []
+    for k in kernels:
+        with open(os.path.join(out, k, name), newline="") as f:
+            for r in csv.DictReader(f):
+                key = tuple(r.get(c, "") for c in keys)
+                if key not in table:
+                    table[key] = {}
+                    order.append(key)
+                table[key][k] = r[fig] if r["status"] == "ok" else ""
+    with open(os.path.join(out, "ab.csv.tmp"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(list(keys) + [f"{fig}_{k}" for k in kernels])
+        for key in order:
+            w.writerow(list(key) + [table[key].get(k, "") for k in kernels])
+    os.replace(os.path.join(out, "ab.csv.tmp"), os.path.join(out, "ab.csv"))
+
+
+
 def _main(argv):
+    if argv and argv[0] in ("vm-aggregate", "vm-ab"):
+        try:
+            (vm_aggregate if argv[0] == "vm-aggregate" else vm_ab)(argv[1:])
+        except (OSError, ValueError, KeyError, IndexError) as e:
+            print(f"vm-sweep: cannot aggregate the guests' results: {e}", file=sys.stderr)
+            return 1
+        return 0
     import argparse
     ap = argparse.ArgumentParser(prog="mbresults.py")
     sub = ap.add_subparsers(dest="cmd", required=True)

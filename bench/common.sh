@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: MIT
+# Shared by the helpers behind `mbbench sweep`, `plot` and `vm` (sourced,
+# with PROG and MBB_DATADIR set first). One style for them: POSIX sh,
+# `set -u`, one-line errors on stderr: die for bad input (exit 2), fail for
+# a host failure (exit 1), note for progress.
+
+die() {
+	echo "$PROG: $*" >&2
+	exit 2
+}
+
+fail() {
+	echo "$PROG: $*" >&2
+	exit 1
+}
+
+note() {
+	echo "# $PROG: $*" >&2
+}
+
+# need_data PATH WHAT: a file of the installation; missing is an error.
+need_data() {
+	[ -e "$MBB_DATADIR/$1" ] || fail "$2 is missing: looked for $MBB_DATADIR/$1 (reinstall membarrier-bench)"
+}
