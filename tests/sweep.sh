@@ -136,8 +136,11 @@ $COMPARE "$run" "$TMP/notrun" 2>"$TMP/e3"; r3=$?
 ok $? "report/compare on a missing or non-results folder: exit 2, one line each"
 mkdir "$TMP/half.incomplete" && cp "$run/calls.csv" "$TMP/half.incomplete/"
 $REPORT "$TMP/half.incomplete" 2>"$TMP/e4"
-[ $? -eq 2 ] && [ ! -e "$TMP/half.incomplete/report.md" ]
-ok $? "report on an incomplete folder: exit 2, no report written"
+r4=$?
+$PLOT "$TMP/half.incomplete" 2>"$TMP/e4p"
+r4p=$?
+[ $r4 -eq 2 ] && [ ! -e "$TMP/half.incomplete/report.md" ] && [ $r4p -eq 2 ] && [ ! -e "$TMP/half.incomplete/plots" ]
+ok $? "report and plot on an incomplete folder: exit 2, nothing written"
 $PLOT "$TMP/notrun" 2>"$TMP/e5"; r5=$?
 $REPORT "$run" --output "$TMP/missing/r.md" 2>"$TMP/e6"; r6=$?
 [ $r5 -eq 2 ] && [ $r6 -eq 2 ] && [ ! -e "$TMP/missing" ] && [ ! -e "$TMP/notrun/plots" ]
