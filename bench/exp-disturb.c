@@ -480,6 +480,11 @@ int exp_disturb_main(int argc, char **argv)
 		c.ncpus = maxcpu + 1;
 	}
 	ipicount_open(&ic, c.ncpus, d.src, targets, ntargets);
+	if (d.src == IPI_SRC_TRACEPOINT && ic.src != IPI_SRC_TRACEPOINT)
+		die_usage("--ipi-source tracepoint: %s (run as root or with CAP_PERFMON and tracefs mounted, or use --ipi-source auto)",
+			  ic.src_why);
+	if (ic.mount_note[0])
+		results_note(&res, "%s", ic.mount_note);
 	c.o = &o;
 	c.d = &d;
 	c.t = &t;

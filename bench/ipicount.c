@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -206,6 +208,22 @@ static void open_attribution(struct ipicount *ic)
 	}
 }
 
+/*
+ * As root with tracefs not mounted, mount it where the kernel expects it, as
+ * perf does, and say so; anyone else gets the reason from tp_id().
+ */
+static void mount_tracefs(struct ipicount *ic)
+{
+	struct stat st;
+
+	if (geteuid() != 0 || stat("/sys/kernel/tracing", &st) || !S_ISDIR(st.st_mode) ||
+	    !stat("/sys/kernel/tracing/events", &st))
+		return;
+	if (!mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))
+		snprintf(ic->mount_note, sizeof(ic->mount_note),
+			 "tracefs was not mounted: mbbench mounted it at /sys/kernel/tracing");
+}
+
 void ipicount_open(struct ipicount *ic, int ncpus, enum ipi_source want,
 		   const int *targets, int ntargets)
 {
@@ -218,6 +236,8 @@ void ipicount_open(struct ipicount *ic, int ncpus, enum ipi_source want,
 	ic->ntargets = ntargets;
 	ic->targets = xcalloc((size_t)(ntargets ? ntargets : 1), sizeof(int));
 	memcpy(ic->targets, targets, sizeof(int) * (size_t)ntargets);
+	if (want != IPI_SRC_PROC)
+		mount_tracefs(ic);
 	if (want == IPI_SRC_PROC) {
 		snprintf(ic->src_why, sizeof(ic->src_why), "--ipi-source proc asked for /proc/interrupts");
 	} else if ((id[0] = tp_id("irq_vectors/call_function_entry", ic->src_why, sizeof(ic->src_why))) >= 0 &&
@@ -412,8 +432,20 @@ void ipicount_read(struct ipicount *ic, struct ipisnap *s)
 			 old[0] ? old : "no tracepoints");
 	}
 	s->have_tlb = !read_proc_row("TLB", s->tlb, n);
-	if (!s->have_tlb)
+	if (!s->have_tlb) {
 		snprintf(ic->tlb_why, sizeof(ic->tlb_why), "/proc/interrupts has no TLB row on this architecture");
+	} else {
+		uint64_t sum = 0;
+
+		for (int c = 0; c < n; c++)
+			sum += s->tlb[c];
+		/* A counter that has never moved cannot say 0: not observable here. */
+		if (!sum) {
+			s->have_tlb = 0;
+			snprintf(ic->tlb_why, sizeof(ic->tlb_why),
+				 "not observable here: the TLB row of /proc/interrupts has not moved since boot (the guest flushes without an IPI it can see)");
+		}
+	}
 	s->have_idle = 1;
 	for (int c = 0; c < n; c++)
 		if (read_idle(c, &s->idle[c]))

@@ -26,7 +26,8 @@ struct ipicount {
 	int *targets;		/* CPUs with membarrier-callback attribution */
 	int *afd;		/* [target][source cpu]: csd_queue_cpu, filtered */
 	char attr_why[256];	/* why attribution is unavailable, or "" */
-	char tlb_why[128];
+	char tlb_why[160];
+	char mount_note[128];	/* set when ipicount_open mounted tracefs */
 	char idle_why[128];
 };
 
