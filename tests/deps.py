@@ -71,7 +71,7 @@ INDIRECT = {"rsync": "make headers_install", "bc": "the kernel build", "flex": "
             "hwloc": "lstopo (topology.xml)", "gnuplot-nox": "the figures",
             "python3": "report, compare and the tests"}
 # Needed only by developer targets that check for them and name the package.
-DEV_ONLY = {"debootstrap", "git"}
+DEV_ONLY = set()
 # Priority: required in Debian 12: what debootstrap --variant=minbase gives.
 MINBASE = set("""apt base-files base-passwd bash bsdutils coreutils dash debconf debianutils
 diffutils dpkg e2fsprogs findutils grep gzip hostname init-system-helpers libc-bin login mawk
