@@ -18,7 +18,11 @@
  * Then it issues barriers and counts the function-call IPIs that CPU B
  * receives (the CAL row of /proc/interrupts), minus the background rate
  * measured just before with the same placement. A case passes with at
- * least 0.75 IPIs per barrier on CPU B. Without a CAL row it falls back
+ * least 0.75 IPIs per barrier on CPU B. A CPU the kernel skips gets none
+ * in every attempt; a CPU it reaches gets one for each barrier during
+ * which the spinner is its current task, which an overloaded host running
+ * QEMU can push down to about 0.6. So a case that falls short is run again,
+ * up to ATTEMPTS times in all, and judged on its best attempt. Without a CAL row it falls back
  * on time: a barrier that interrupts nobody costs about a system call, so
  * a lazy case whose calls take less than a quarter of the control's fails.
  *
@@ -56,6 +60,7 @@
 #define MAX_CPUS 1024
 #define MAX_MOVED 4096
 #define PASS_MIN 0.75
+#define ATTEMPTS 3
 
 enum { CASE_CONTROL, CASE_LAZY_SINGLE, CASE_LAZY_MULTI, NR_CASES };
 
@@ -354,11 +359,12 @@ int main(int argc, char **argv)
 	if (pick_cpus())
 		ksft_exit_skip("needs two CPUs\n");
 
-	res = mmap(NULL, sizeof(*res) * NR_CASES, PROT_READ | PROT_WRITE,
+	/* One result per case, then one scratch result per case's attempt. */
+	res = mmap(NULL, sizeof(*res) * NR_CASES * 2, PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (res == MAP_FAILED)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
-	memset(res, 0, sizeof(*res) * NR_CASES);
+	memset(res, 0, sizeof(*res) * NR_CASES * 2);
 
 	/*
 	 * Children must start on CPU A: a child that ran on CPU B first
@@ -371,17 +377,28 @@ int main(int argc, char **argv)
 	ksft_print_msg("caller on CPU %d, spinner on CPU %d, %ld barriers, %d other tasks moved to CPU %d\n",
 		       cpu_a, cpu_b, nr_barriers, nr_moved, cpu_a);
 	for (i = 0; i < NR_CASES; i++) {
-		pid_t pid;
+		for (int a = 0; a < ATTEMPTS; a++) {
+			struct result *r = &res[NR_CASES + i];
+			pid_t pid;
 
-		fflush(stdout);
-		pid = fork();
-		if (pid < 0)
-			ksft_exit_fail_msg("fork: %s\n", strerror(errno));
-		if (pid == 0) {
-			run_case(i, &res[i]);
-			_exit(0);
+			memset(r, 0, sizeof(*r));
+			fflush(stdout);
+			pid = fork();
+			if (pid < 0)
+				ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+			if (pid == 0) {
+				run_case(i, r);
+				_exit(0);
+			}
+			waitpid(pid, NULL, 0);
+			if (a == 0 || (r->done && r->have_cal &&
+				       (!res[i].done || r->per_barrier > res[i].per_barrier)))
+				res[i] = *r;
+			if (!res[i].done || !res[i].have_cal || res[i].per_barrier >= PASS_MIN)
+				break;
+			ksft_print_msg("%s: attempt %d: %.3f IPIs per barrier, trying again\n",
+				       case_names[i], a + 1, r->per_barrier);
 		}
-		waitpid(pid, NULL, 0);
 	}
 	restore_other_tasks();
 
