@@ -101,6 +101,16 @@ void usage_exp(FILE *f, const struct exp_spec *spec)
 
 #define OPT_CODE_BASE 1000
 
+/* "a,,b", ",a", "a,": a list with an empty element, refused everywhere. */
+static void check_list(const char *opt, const char *arg)
+{
+	size_t n = strlen(arg);
+
+	if (n && (arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,")))
+		die_usage("--%s '%s' has an empty element (separate names with single commas)",
+			  opt, arg);
+}
+
 /* Store one value of an experiment's own option; -1 when it is bad. */
 static int opt_apply(const struct exp_opt *e, const char *arg)
 {
@@ -118,6 +128,8 @@ static int opt_apply(const struct exp_opt *e, const char *arg)
 	case OPTK_U64:
 		return parse_u64(arg, e->min, e->max, (uint64_t *)e->dest);
 	case OPTK_STRING:
+		if (e->arg && (strstr(e->arg, "LIST") || strstr(e->arg, ",")))
+			check_list(e->name, arg);
 		*(const char **)e->dest = arg;
 		return 0;
 	case OPTK_CHOICE:
@@ -226,6 +238,7 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 			usage_exp(stdout, spec);
 			exit(0);
 		case OPT_MECH:
+			check_list("mechanism", optarg);
 			parse_mechs(o, optarg);
 			break;
 		case OPT_THREADS:

@@ -44,7 +44,12 @@ stray argument|list extra
 ci-target above 50|calls --ci-target 60
 ci-target negative|calls --ci-target -1
 max-repeat 1|calls --max-repeat 1
-max-repeat below repeat|calls --ci-target 5 --repeat 10 --max-repeat 5"
+max-repeat below repeat|calls --ci-target 5 --repeat 10 --max-repeat 5
+empty element in mechanisms|calls --mechanism null,,fence
+trailing comma in mechanisms|latency --mechanism null,
+empty element in schemes|rcu --scheme mb,,signal
+empty element in pairings|litmus --pairing none,,fence-both
+empty element in roles|disturb --roles idle,,self-spin"
 
 n=$(printf '%s\n' "$cases" | wc -l)
 # Running as root ignores directory permissions: those two cases then skip.

@@ -25,7 +25,8 @@ missing bzImage|scale --smp 2 --kernel A=$TMP/none --kernels fixed
 --kernel without a path|scale --smp 2 --kernel A
 kernel named twice|scale --smp 2 --kernels fixed,fixed
 kernel name that is not a folder name|scale --smp 2 --kernel ../x=$TMP/full/x
---kernels without a list|scale --smp 2 --kernels"
+--kernels without a list|scale --smp 2 --kernels
+empty element in the vCPU list|scale --smp 2,,4"
 plan "$(printf '%s\n' "$cases" | wc -l)"
 while IFS='|' read -r name args; do
 	# shellcheck disable=SC2086
