@@ -75,8 +75,12 @@ static int one(const struct opts *o, const struct mechanism *m, int nother,
 	if (n != (ssize_t)sizeof(*s)) {
 		memset(s, 0, sizeof(*s));
 		s->err = EIO;
-		snprintf(s->why, sizeof(s->why), "measuring process mbbench-fresh failed (status %d)",
-			 st);
+		if (WIFSIGNALED(st))
+			snprintf(s->why, sizeof(s->why), "measuring process mbbench-fresh was killed by signal %d",
+				 WTERMSIG(st));
+		else
+			snprintf(s->why, sizeof(s->why), "measuring process mbbench-fresh failed (exit status %d)",
+				 WEXITSTATUS(st));
 	}
 	return 0;
 }
@@ -117,6 +121,7 @@ int exp_register_main(int argc, char **argv)
 			double *regs = xcalloc((size_t)o.repeat, sizeof(double));
 			double *firsts = xcalloc((size_t)o.repeat, sizeof(double));
 			double steady = 0, cb = 0, ca = 0;
+			int cb_bad = 0, ca_bad = 0;	/* pthread_create failed: no figure */
 			struct summary sr, sf;
 			struct sample s;
 			int bad = 0;
@@ -144,6 +149,8 @@ int exp_register_main(int argc, char **argv)
 				steady += s.steady_ns / o.repeat;
 				cb += s.create_before_ns / o.repeat;
 				ca += s.create_after_ns / o.repeat;
+				cb_bad |= s.create_before_ns < 0;
+				ca_bad |= s.create_after_ns < 0;
 			}
 			if (bad) {
 				row_skip(&t, row, reason);
@@ -156,8 +163,13 @@ int exp_register_main(int argc, char **argv)
 				table_set_num(&t, row, "first_barrier_ns", sf.mean);
 				table_set_num(&t, row, "first_barrier_ns_ci95", sf.ci95);
 				table_set_num(&t, row, "steady_barrier_ns", steady);
-				table_set_num(&t, row, "thread_create_unregistered_ns", cb);
-				table_set_num(&t, row, "thread_create_registered_ns", ca);
+				if (!cb_bad)
+					table_set_num(&t, row, "thread_create_unregistered_ns", cb);
+				if (!ca_bad)
+					table_set_num(&t, row, "thread_create_registered_ns", ca);
+				if (cb_bad || ca_bad)
+					results_note(&res, "%s with %d other threads: thread creation not measured (pthread_create failed: a thread limit such as RLIMIT_NPROC)",
+						     m->name, nother);
 				table_set_str(&t, row, "status", "ok");
 			}
 			free(regs);

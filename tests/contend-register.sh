@@ -9,7 +9,7 @@ if ! command -v "$PY" >/dev/null 2>&1; then
 	echo "1..0 # SKIP python3 not found"
 	exit 0
 fi
-plan 6
+plan 7
 if "$MBBENCH" list --format csv | grep -q '^membarrier-private-expedited,1,'; then
 	"$MBBENCH" contend --mechanism membarrier-private-expedited,signal --callers 1,2 \
 		--mode both --duration 0.1 --repeat 2 --format csv >"$TMP/c.csv" 2>"$TMP/err"
@@ -65,4 +65,28 @@ done
 ok $? "bad callers/mode/spinners/threads: exit 2, one line, nothing written"
 "$MBBENCH" contend --callers 2000 2>&1 | grep -q '1..1024'
 ok $? "the caller limit (1024) is named in the error"
+# Under a thread limit thread creation cannot be timed: an empty cell and a
+# note, never -1 as if measured. Run as an unprivileged user with RLIMIT_NPROC 3.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 && command -v prlimit >/dev/null 2>&1 &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$MBBENCH" --version >/dev/null 2>&1; then
+	mkdir "$TMP/np" && chmod 777 "$TMP" "$TMP/np"
+	setpriv --reuid=65534 --regid=65534 --clear-groups prlimit --nproc=3:3 \
+		"$MBBENCH" register --mechanism membarrier-private-expedited --threads 0,1 --repeat 1 \
+		--format csv --json "$TMP/np/r.json" >"$TMP/np/r.csv" 2>/dev/null
+	"$PY" - "$TMP/np/r.csv" "$TMP/np/r.json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows, "no rows"
+for r in rows:
+    for c in ("thread_create_unregistered_ns", "thread_create_registered_ns"):
+        assert r[c] == "" or float(r[c]) > 0, (c, r[c])
+empty = any(r[c] == "" for r in rows if r["status"] == "ok"
+            for c in ("thread_create_unregistered_ns", "thread_create_registered_ns"))
+notes = json.load(open(sys.argv[2]))["notes"]
+assert not empty or any("thread creation not measured" in n for n in notes), notes
+PY
+	ok $? "register under RLIMIT_NPROC 3: thread creation cells empty or positive, never -1, with a note"
+else
+	skip "register under a thread limit: needs root (to drop to an unprivileged user), setpriv and prlimit"
+fi
 done_testing
