@@ -332,6 +332,9 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 
 	if (o->json_path && strcmp(o->json_path, "-"))
 		check_output_file("--json", o->json_path);
+	if (o->json_path && o->outdir && !strcmp(o->json_path, o->outdir))
+		die_usage("--json %s is also the --output directory (give the JSON its own file name)",
+			  o->json_path);
 	if (o->json_path && !strcmp(o->json_path, "-")) {
 		/* Only the envelope goes to stdout: the table and the rest are dropped. */
 		fflush(stdout);
@@ -351,8 +354,14 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 #endif
 	}
 
-	if (topo_load(&o->topo, err, sizeof(err)))
-		die("%s", err);
+	{
+		int rc = topo_load(&o->topo, err, sizeof(err));
+
+		if (rc == -2)
+			die_usage("%s", err);
+		if (rc)
+			die("%s", err);
+	}
 	if (!o->threads && (spec->common & CO_THREADS)) {
 		if (threads_arg && !strcmp(threads_arg, "ncpus")) {
 			o->threads = xcalloc(1, sizeof(int));

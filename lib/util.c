@@ -292,10 +292,29 @@ static int dir_writable(const char *dir)
 	return fd >= 0;
 }
 
+/* A name the file system cannot hold is refused before anything runs. */
+static void check_name_length(const char *opt, const char *path)
+{
+	const char *p = path;
+
+	if (strlen(path) >= 4000)
+		die_usage("%s: the path is %zu characters long (at most 4000)", opt, strlen(path));
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (n > 255)
+			die_usage("%s: a name in the path is %zu characters long (at most 255)", opt, n);
+		p += n + (p[n] == '/');
+	}
+}
+
 static void check_parent(const char *opt, const char *path)
 {
-	char *dir = parent_dir(path);
+	char *dir;
 	struct stat st;
+
+	check_name_length(opt, path);
+	dir = parent_dir(path);
 
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 		die_usage("%s %s: directory %s does not exist (create it first)",

@@ -49,7 +49,12 @@ empty element in mechanisms|calls --mechanism null,,fence
 trailing comma in mechanisms|latency --mechanism null,
 empty element in schemes|rcu --scheme mb,,signal
 empty element in pairings|litmus --pairing none,,fence-both
-empty element in roles|disturb --roles idle,,self-spin"
+empty element in roles|disturb --roles idle,,self-spin
+bad synthetic topology variable|MBBENCH_SYNTHETIC=pack:zz calls --iterations 10
+bad hwloc synthetic variable|HWLOC_SYNTHETIC=pack:zz list
+unreadable hwloc XML variable|HWLOC_XMLFILE=$TMP/none.xml list
+json path is the output directory|latency --output $TMP/jo --json $TMP/jo
+output name too long|calls --output $TMP/$(printf '%0300d' 0)"
 
 n=$(printf '%s\n' "$cases" | wc -l)
 # Running as root ignores directory permissions: those two cases then skip.
@@ -63,8 +68,15 @@ while IFS='|' read -r name args; do
 			continue
 		fi ;;
 	esac
-	# shellcheck disable=SC2086
-	"$MBBENCH" $args >"$TMP/out" 2>"$TMP/err"
+	# A leading VAR=value sets the environment of that one run.
+	case $args in
+	[A-Z]*=*)
+		# shellcheck disable=SC2086
+		env "${args%% *}" "$MBBENCH" ${args#* } >"$TMP/out" 2>"$TMP/err" ;;
+	*)
+		# shellcheck disable=SC2086
+		"$MBBENCH" $args >"$TMP/out" 2>"$TMP/err" ;;
+	esac
 	rc=$?
 	lines=$(wc -l <"$TMP/err")
 	[ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q '^mbbench: ' "$TMP/err"

@@ -14,23 +14,40 @@
 
 int topo_load(hwloc_topology_t *topo, char *err, size_t len)
 {
-	const char *syn = getenv("MBBENCH_SYNTHETIC");
+	const char *var = "MBBENCH_SYNTHETIC", *syn = getenv(var);
+	const char *xml = getenv("HWLOC_XMLFILE");
 
-	if (!syn)
-		syn = getenv("HWLOC_SYNTHETIC");
+	if (!syn) {
+		var = "HWLOC_SYNTHETIC";
+		syn = getenv(var);
+	}
 	if (hwloc_topology_init(topo)) {
 		snprintf(err, len, "hwloc_topology_init: %s", strerror(errno));
 		return -1;
 	}
+	/* A topology named in the environment is input: a bad one is exit 2. */
 	if (syn && hwloc_topology_set_synthetic(*topo, syn)) {
-		snprintf(err, len, "bad synthetic topology '%s'", syn);
+		snprintf(err, len, "%s='%.100s' is not a synthetic hwloc topology (e.g. \"pack:2 core:4 pu:2\"; or unset it)",
+			 var, syn);
 		hwloc_topology_destroy(*topo);
-		return -1;
+		return -2;
+	}
+	if (!syn && xml && *xml && hwloc_topology_set_xml(*topo, xml)) {
+		snprintf(err, len, "HWLOC_XMLFILE=%.200s cannot be read as an hwloc XML topology (give one written by lstopo, or unset it)",
+			 xml);
+		hwloc_topology_destroy(*topo);
+		return -2;
 	}
 	if (hwloc_topology_load(*topo)) {
-		snprintf(err, len, "hwloc_topology_load: %s", strerror(errno));
+		int bad_xml = !syn && xml && *xml;
+
+		if (bad_xml)
+			snprintf(err, len, "HWLOC_XMLFILE=%.200s cannot be read as an hwloc XML topology (give one written by lstopo, or unset it)",
+				 xml);
+		else
+			snprintf(err, len, "hwloc_topology_load: %s", strerror(errno));
 		hwloc_topology_destroy(*topo);
-		return -1;
+		return bad_xml ? -2 : -1;
 	}
 	return 0;
 }

@@ -23,6 +23,7 @@ struct placement {
  * Load the machine's topology; MBBENCH_SYNTHETIC or HWLOC_SYNTHETIC (e.g.
  * "pack:2 core:4 pu:2") loads a synthetic one instead, for tests.
  */
+/* 0, or -1 (the host failed) or -2 (a topology named in the environment is bad) with err. */
 int topo_load(hwloc_topology_t *topo, char *err, size_t len);
 
 /*
