@@ -268,15 +268,17 @@ void harness_paced(const struct mechanism *m, double rate_per_s,
 		if (period) {
 			struct timespec ts;
 
+			/* No barrier left in the window: wait out its end, so the
+			 * storm lasts --duration whatever the rate. */
 			if (next >= end)
-				break;
+				next = end;
 			ts.tv_sec = (time_t)(next / 1000000000ull);
 			ts.tv_nsec = (long)(next % 1000000000ull);
 			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 				;
 		}
 		t0 = now_ns();
-		if (t0 >= end)
+		if (t0 >= end || (period && next >= end))
 			break;
 		e = m->barrier(m);
 		t1 = now_ns();

@@ -36,7 +36,7 @@ unknown mechanism|disturb --mechanism nosuch
 output under a missing directory|disturb --output $TMP/missing/dir"
 
 n=$(printf '%s\n' "$cases" | wc -l)
-plan $((n * 2 + 3))
+plan $((n * 2 + 4))
 while IFS='|' read -r name args; do
 	# shellcheck disable=SC2086
 	"$MBBENCH" $args >"$TMP/out" 2>"$TMP/err"
@@ -83,4 +83,12 @@ else
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "tlb_shootdowns") c = i; next } $c == "" { bad = 1 } END { exit bad }' "$TMP/t.csv"
 	ok $? "TLB counter at $tlb since boot: tlb cells are counts"
 fi
+# A slow rate still measures the whole --duration, and on-CPU shares stay
+# fractions (at --rate 1 the storm used to end after its one barrier).
+"$MBBENCH" disturb --mechanism null --roles self-spin --rate 1 --duration 0.3 --ipi-source proc \
+	--format csv >"$TMP/slow.csv" 2>/dev/null &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "elapsed_s") e = i; if ($i == "oncpu_fraction") o = i }; next }
+		{ if ($e < 0.29) bad = 1; if ($o != "" && ($o < 0 || $o > 1.05)) bad = 1; n++ }
+		END { exit bad || !n }' "$TMP/slow.csv"
+ok $? "--rate 1 --duration 0.3: every phase lasts 0.3 s and on-CPU shares stay within [0, 1]"
 done_testing
