@@ -112,15 +112,48 @@ static void write_envelope(struct results *r, FILE *f, const struct hostinfo *h)
 	json_end_object(&j);
 }
 
-static void write_file(const char *path, void (*fn)(FILE *, void *), void *arg)
-{
-	struct atomic_file af;
+/*
+ * The files of one run are committed all or none: each is written and
+ * synced under its temporary name first, and renamed only when every one
+ * was; on a failure (a full disk) every temporary name is removed.
+ */
+#define MAX_OUT_FILES 16
+struct out_set {
+	struct atomic_file af[MAX_OUT_FILES];
+	int n;
+};
 
-	if (atomic_open(&af, path))
-		die("cannot write %s: %m", path);
-	fn(af.f, arg);
-	if (atomic_commit(&af))
-		die("cannot write %s: %m", path);
+static void out_fail(struct out_set *s, const char *path)
+{
+	int e = errno;
+
+	for (int i = 0; i < s->n; i++)
+		atomic_abort(&s->af[i]);
+	errno = e;
+	die("cannot write %s: %m (no file of this run was written)", path);
+}
+
+static void out_add(struct out_set *s, const char *path, void (*fn)(FILE *, void *), void *arg)
+{
+	struct atomic_file *af = &s->af[s->n];
+
+	if (s->n >= MAX_OUT_FILES || atomic_open(af, path))
+		out_fail(s, path);
+	s->n++;
+	fn(af->f, arg);
+	if (atomic_close(af))
+		out_fail(s, path);
+}
+
+static void out_commit(struct out_set *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		const char *path = s->af[i].path;
+
+		if (atomic_rename(&s->af[i]))
+			die("cannot rename into %s: %m", path);
+	}
+	s->n = 0;
 }
 
 struct env_arg {
@@ -168,22 +201,24 @@ void results_emit(struct results *r)
 	fflush(stdout);
 	if (o->outdir) {
 		char name[128], *p;
+		struct out_set set = { .n = 0 };
 
 		make_output_dir(o->outdir);
 		snprintf(name, sizeof(name), "%s.csv", o->exp);
 		p = path_join(o->outdir, name);
-		write_file(p, csv_fn, r->points);
+		out_add(&set, p, csv_fn, r->points);
 		free(p);
 		for (int i = 0; i < r->nextra; i++) {
 			snprintf(name, sizeof(name), "%s-%s.csv", o->exp, r->extra_name[i]);
 			p = path_join(o->outdir, name);
-			write_file(p, csv_fn, r->extra[i]);
+			out_add(&set, p, csv_fn, r->extra[i]);
 			free(p);
 		}
 		snprintf(name, sizeof(name), "%s.json", o->exp);
 		p = path_join(o->outdir, name);
-		write_file(p, env_fn, &ea);
+		out_add(&set, p, env_fn, &ea);
 		free(p);
+		out_commit(&set);
 	}
 	if (o->json_path && !strcmp(o->json_path, "-")) {
 		FILE *f = fdopen(o->json_fd, "w");
@@ -194,7 +229,10 @@ void results_emit(struct results *r)
 		if (fclose(f))
 			die("--json -: cannot write stdout: %m");
 	} else if (o->json_path) {
-		write_file(o->json_path, env_fn, &ea);
+		struct out_set set = { .n = 0 };
+
+		out_add(&set, o->json_path, env_fn, &ea);
+		out_commit(&set);
 	}
 	hostinfo_free(&h);
 	for (int i = 0; i < r->nderived; i++)

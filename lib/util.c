@@ -231,7 +231,7 @@ int atomic_open(struct atomic_file *af, const char *path)
 	return 0;
 }
 
-int atomic_commit(struct atomic_file *af)
+int atomic_close(struct atomic_file *af)
 {
 	int err = ferror(af->f);
 
@@ -239,18 +239,38 @@ int atomic_commit(struct atomic_file *af)
 		err = 1;
 	if (fclose(af->f))
 		err = 1;
-	if (!err && rename(af->tmp, af->path))
-		err = 1;
+	af->f = NULL;
+	return err ? -1 : 0;
+}
+
+int atomic_rename(struct atomic_file *af)
+{
+	int err = rename(af->tmp, af->path) ? -1 : 0;
+
 	if (err)
 		unlink(af->tmp);
 	free(af->path);
 	free(af->tmp);
-	return err ? -1 : 0;
+	return err;
+}
+
+int atomic_commit(struct atomic_file *af)
+{
+	int err = atomic_close(af);
+
+	if (err) {
+		unlink(af->tmp);
+		free(af->path);
+		free(af->tmp);
+		return -1;
+	}
+	return atomic_rename(af);
 }
 
 void atomic_abort(struct atomic_file *af)
 {
-	fclose(af->f);
+	if (af->f)
+		fclose(af->f);
 	unlink(af->tmp);
 	free(af->path);
 	free(af->tmp);

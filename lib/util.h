@@ -53,6 +53,9 @@ struct atomic_file {
 };
 int atomic_open(struct atomic_file *af, const char *path);
 int atomic_commit(struct atomic_file *af);	/* close + rename */
+/* The two halves, for a set of files that is committed all or none. */
+int atomic_close(struct atomic_file *af);	/* flush, fsync, close */
+int atomic_rename(struct atomic_file *af);
 void atomic_abort(struct atomic_file *af);	/* close + unlink */
 
 /*

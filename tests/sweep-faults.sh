@@ -7,7 +7,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_python
-plan 9
+plan 10
 SWEEP="$MBBENCH sweep --quick"
 
 # 1. A full disk: exit non-zero, no folder under its final name, no .tmp.
@@ -95,4 +95,18 @@ r=$?
 ok $? "SIGTERM: exit $rc, a whole folder marked interrupted"
 grep -q 'terminated; finishing the current point' "$TMP/t.err" && ! grep -rq 'finishing the current point' "$trun/raw"
 ok $? "SIGTERM: the message is on stderr, not in a point's log"
+# 10. One run's files are committed all or none: with room for two of the
+# three files of latency, none is written.
+mkdir "$TMP/tight"
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=16k tmpfs "$TMP/tight" 2>/dev/null; then
+	head -c 8000 /dev/zero >"$TMP/tight/filler" 2>/dev/null
+	"$MBBENCH" latency --mechanism null --iterations 20000 --output "$TMP/tight/out" >/dev/null 2>"$TMP/l.err"
+	rc=$?
+	files=$(ls -A "$TMP/tight/out" 2>/dev/null | tr '\n' ' ')
+	umount "$TMP/tight"
+	[ "$rc" -eq 1 ] && [ -z "$files" ] && [ "$(wc -l <"$TMP/l.err")" -eq 1 ]
+	ok $? "a nearly full disk: exit $rc, no file of the run (${files:-none}): $(cat "$TMP/l.err")"
+else
+	skip "nearly full disk: needs root to mount a small tmpfs"
+fi
 done_testing
