@@ -33,9 +33,17 @@ int disturb_plan(struct dplan_in *d, struct round **out, char *err, size_t len)
 	*out = NULL;
 	if (placement_compute(d->topo, "compact", npus, &all, err, len))
 		return DPLAN_HOST;
-	if (d->caller_cpu < 0)
-		d->caller_cpu = all.pu_os[0];
-	else if (!d->cpu_ok(d->cpu_ok_arg, d->caller_cpu)) {
+	if (d->caller_cpu < 0) {
+		/* The first CPU of the compact order this process may run on. */
+		for (int i = 0; i < npus && d->caller_cpu < 0; i++)
+			if (d->cpu_ok(d->cpu_ok_arg, all.pu_os[i]))
+				d->caller_cpu = all.pu_os[i];
+		if (d->caller_cpu < 0) {
+			placement_free(&all);
+			FAIL(DPLAN_USAGE, "none of the host's %d CPUs is in this process's affinity mask (widen it with taskset)",
+			     npus);
+		}
+	} else if (!d->cpu_ok(d->cpu_ok_arg, d->caller_cpu)) {
 		placement_free(&all);
 		FAIL(DPLAN_USAGE, "--caller-cpu %d: no such CPU, or not in this process's affinity",
 		     d->caller_cpu);
@@ -45,8 +53,11 @@ int disturb_plan(struct dplan_in *d, struct round **out, char *err, size_t len)
 		if (all.pu_os[i] != d->caller_cpu && d->cpu_ok(d->cpu_ok_arg, all.pu_os[i]))
 			victims[nvictim++] = all.pu_os[i];
 	placement_free(&all);
+	if (!nvictim && (npus > 1 || d->host_cpus > 1))
+		FAIL(DPLAN_USAGE, "disturb needs a CPU besides the caller's; this process may run on CPU %d only of the host's %d (widen its affinity mask: taskset -c LIST, or run without taskset)",
+		     d->caller_cpu, d->host_cpus > npus ? d->host_cpus : npus);
 	if (!nvictim)
-		FAIL(DPLAN_HOST, "disturb needs a CPU besides the caller's; this host offers %d", npus);
+		FAIL(DPLAN_HOST, "disturb needs a CPU besides the caller's; this host has one CPU");
 
 	if (!d->roles) {
 		for (int i = 0; i < NR_ROLES; i++)

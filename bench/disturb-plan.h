@@ -31,6 +31,7 @@ struct dplan_in {
 	/* Is this OS CPU usable (present, in our affinity)? */
 	int (*cpu_ok)(void *arg, int cpu);
 	void *cpu_ok_arg;
+	int host_cpus;		/* CPUs online (0: as many as the topology has) */
 	int caller_cpu;		/* -1: the first CPU of the compact placement */
 	int in_turn;
 	const char *roles;	/* ROLE[@CPU],... or NULL: every role */

@@ -114,7 +114,6 @@ static void calls_fill(void *ctx, int row, const struct mechanism *m, int T,
 		       const struct placement *pl)
 {
 	struct calls_run *c = ctx;
-	const struct opts *o = c->o;
 	struct table *t = c->t;
 	struct summary s_ns, s_cps;
 
@@ -144,7 +143,8 @@ static void calls_fill(void *ctx, int row, const struct mechanism *m, int T,
 	if (s_ns.cv > 0.10)
 		results_note(c->res, "%s T=%d: CV %.0f%% is high; more --repeat or a quieter host", m->name, T, s_ns.cv * 100);
 	if (pl->oversubscribed)
-		results_note(c->res, "%s T=%d: oversubscribed (%d threads on %d CPUs): numbers include scheduling", m->name, T, T, topo_npus(o->topo));
+		results_note(c->res, "%s T=%d: oversubscribed (%d threads on %d CPU%s): numbers include scheduling", m->name, T, T,
+			     placement_distinct_cpus(pl), placement_distinct_cpus(pl) == 1 ? "" : "s");
 	if (!strcmp(m->name, "null"))
 		c->null_mech = m;
 }

@@ -445,6 +445,7 @@ int exp_disturb_main(int argc, char **argv)
 	{
 		struct dplan_in in = {
 			.topo = o.topo, .cpu_ok = cpu_ok, .cpu_ok_arg = &o,
+			.host_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN),
 			.caller_cpu = d.caller_cpu, .in_turn = d.in_turn, .roles = d.roles,
 			.have_tool = d.victim_cmd != NULL, .tool_role = tool_role,
 		};

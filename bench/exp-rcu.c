@@ -208,8 +208,8 @@ int exp_rcu_main(int argc, char **argv)
 	results_note(&res, "%d readers on CPUs %s..., %d writers after them (cpus column: readers first)",
 		     R, cpus, W);
 	if (pl.oversubscribed)
-		results_note(&res, "oversubscribed: %d threads on %d CPUs; reads and writes include scheduling",
-			     R + W, ncpus);
+		results_note(&res, "oversubscribed: %d threads on %d CPU%s; reads and writes include scheduling",
+			     R + W, placement_distinct_cpus(&pl), placement_distinct_cpus(&pl) == 1 ? "" : "s");
 
 	for (int si = 0; si < nschemes; si++) {
 		const struct rcu_scheme *s = schemes[si];

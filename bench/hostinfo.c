@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -99,6 +100,42 @@ static void virtualization(char *buf, size_t len)
 #endif
 }
 
+/* "0-1 (every online CPU)" or "1 (1 of 2 online: taskset or a cpuset)". */
+static void cpus_allowed(char *buf, size_t len)
+{
+	cpu_set_t mask;
+	size_t o = 0;
+	int first = 1, n = 0;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (sched_getaffinity(0, sizeof(mask), &mask)) {
+		snprintf(buf, len, "unknown");
+		return;
+	}
+	buf[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		int e = c;
+
+		if (!CPU_ISSET(c, &mask))
+			continue;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, &mask))
+			e++;
+		n += e - c + 1;
+		if (o < len)
+			o += (size_t)(e > c ? snprintf(buf + o, len - o, "%s%d-%d", first ? "" : ",", c, e)
+				      : snprintf(buf + o, len - o, "%s%d", first ? "" : ",", c));
+		first = 0;
+		c = e;
+	}
+	if (o < len) {
+		if (n >= online)
+			snprintf(buf + o, len - o, " (every online CPU)");
+		else
+			snprintf(buf + o, len - o, " (%d of %ld online: taskset or a cpuset; the topology is cut to these)",
+				 n, online);
+	}
+}
+
 static void membarrier_mask(char *buf, size_t len)
 {
 	long mask = membarrier_query();
@@ -160,6 +197,8 @@ void hostinfo_collect(struct hostinfo *h, hwloc_topology_t topo)
 	add(h, "cpu_model", buf);
 	snprintf(buf, sizeof(buf), "%ld", sysconf(_SC_NPROCESSORS_ONLN));
 	add(h, "cpus_online", buf);
+	cpus_allowed(buf, sizeof(buf));
+	add(h, "cpus_allowed", buf);
 	topo_summary(topo, buf, sizeof(buf));
 	add(h, "topology", buf);
 	membarrier_mask(buf, sizeof(buf));

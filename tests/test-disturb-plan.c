@@ -86,7 +86,7 @@ static void refuse(const char *roles, int caller, int in_turn, int tool, int cod
 
 int main(void)
 {
-	plan(17);
+	plan(21);
 	load("pack:1 core:8 pu:1");
 	want(NULL, -1, 0, 0,
 	     "c0:idle@1 self-spin@2 self-sleep@3 foreign-spin@4 foreign-rt@5 foreign-sleep@6");
@@ -110,9 +110,33 @@ int main(void)
 	     "c0:idle@1|self-spin@1|self-sleep@1|foreign-spin@1|foreign-rt@1|foreign-sleep@1");
 	refuse("idle,self-spin", 0, 0, 0, DPLAN_USAGE, "2 roles but only 1 CPU besides the caller's");
 	refuse("foreign-rt", 1, 0, 0, DPLAN_USAGE, "foreign-rt would land on CPU 0");
+	/* An affinity mask (taskset) that leaves out CPU 0: the caller is
+	 * chosen inside it, and one usable CPU is a usage error naming it. */
+	offline = 0;
+	refuse("self-spin", -1, 0, 0, DPLAN_USAGE,
+	       "this process may run on CPU 1 only of the host's 2 (widen its affinity mask");
+	offline = 1;
+	refuse("self-spin", -1, 0, 0, DPLAN_USAGE, "may run on CPU 0 only of the host's 2");
+	load("pack:1 core:4 pu:1");
+	offline = 0;
+	want("self-spin", -1, 0, 0, "c1:self-spin@2");
+	offline = -1;
 
 	load("pack:1 core:1 pu:1");
-	refuse(NULL, -1, 0, 0, DPLAN_HOST, "disturb needs a CPU besides the caller's; this host offers 1");
+	/* A topology cut to a one-CPU affinity mask on a bigger host. */
+	{
+		char err[512] = "";
+		struct dplan_in in = {
+			.topo = topo, .cpu_ok = cpu_ok, .caller_cpu = -1, .host_cpus = 4,
+			.roles = "idle", .tool_role = ROLE_FOREIGN_SLEEP,
+		};
+		struct round *r;
+		int n = disturb_plan(&in, &r, err, sizeof(err));
+
+		ok(n == DPLAN_USAGE && strstr(err, "may run on CPU 0 only of the host's 4"),
+		   "one CPU of 4 in the mask: a usage error (%s)", err);
+	}
+	refuse(NULL, -1, 0, 0, DPLAN_HOST, "disturb needs a CPU besides the caller's; this host has one CPU");
 	hwloc_topology_destroy(topo);
 	return tap_failed ? 1 : 0;
 }

@@ -49,6 +49,33 @@ int topo_load(hwloc_topology_t *topo, char *err, size_t len)
 		hwloc_topology_destroy(*topo);
 		return bad_xml ? -2 : -1;
 	}
+	/*
+	 * The host's own topology is cut to this process's affinity mask
+	 * (taskset, a cpuset): compact, scatter and the CPU count then use
+	 * only CPUs the threads may run on, keeping their OS numbers.
+	 */
+	if (!syn && !(xml && *xml)) {
+		cpu_set_t mask;
+		hwloc_bitmap_t allowed;
+		hwloc_const_bitmap_t all = hwloc_topology_get_topology_cpuset(*topo);
+
+		if (sched_getaffinity(0, sizeof(mask), &mask))
+			return 0;
+		allowed = hwloc_bitmap_alloc();
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &mask))
+				hwloc_bitmap_set(allowed, (unsigned)c);
+		hwloc_bitmap_and(allowed, allowed, all);
+		if (!hwloc_bitmap_iszero(allowed) && !hwloc_bitmap_isequal(allowed, all) &&
+		    hwloc_topology_restrict(*topo, allowed, 0)) {
+			snprintf(err, len, "hwloc_topology_restrict to the affinity mask: %s",
+				 strerror(errno));
+			hwloc_bitmap_free(allowed);
+			hwloc_topology_destroy(*topo);
+			return -1;
+		}
+		hwloc_bitmap_free(allowed);
+	}
 	return 0;
 }
 
@@ -73,6 +100,20 @@ static void mark_oversubscribed(struct placement *p)
 				p->oversubscribed = 1;
 				break;
 			}
+}
+
+int placement_distinct_cpus(const struct placement *p)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->n; i++) {
+		int seen = 0;
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = p->pu_os[j] == p->pu_os[i];
+		n += !seen;
+	}
+	return n;
 }
 
 static int place_compact(hwloc_topology_t topo, int n, struct placement *p)
@@ -206,7 +247,7 @@ int placement_check_affinity(const struct placement *p, char *err, size_t len)
 	for (int i = 0; i < p->n; i++) {
 		if (p->pu_os[i] >= CPU_SETSIZE || !CPU_ISSET(p->pu_os[i], &set)) {
 			snprintf(err, len,
-				 "CPU %d is outside this process's affinity mask (see taskset -p $$)",
+				 "CPU %d is outside this process's affinity mask (place the threads inside it with --placement, or widen it with taskset)",
 				 p->pu_os[i]);
 			return -1;
 		}

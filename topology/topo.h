@@ -34,6 +34,8 @@ int topo_load(hwloc_topology_t *topo, char *err, size_t len);
 int placement_compute(hwloc_topology_t topo, const char *policy, int n,
 		      struct placement *out, char *err, size_t len);
 void placement_free(struct placement *p);
+/* How many different CPUs the threads are on. */
+int placement_distinct_cpus(const struct placement *p);
 /* "0;1;1" (OS numbers), for CSV cells. */
 char *placement_cpus_str(const struct placement *p, int first, int count);
 
