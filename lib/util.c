@@ -336,7 +336,10 @@ static void check_parent(const char *opt, const char *path)
 	check_name_length(opt, path);
 	dir = parent_dir(path);
 
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+	if (!stat(dir, &st) && !S_ISDIR(st.st_mode))
+		die_usage("%s %s: %s is a file, not a directory (choose another path)",
+			  opt, path, dir);
+	if (stat(dir, &st))
 		die_usage("%s %s: directory %s does not exist (create it first)",
 			  opt, path, dir);
 	if (!dir_writable(dir))
