@@ -236,6 +236,9 @@ static int run_once(struct run *r, int processes, double duration_s,
 
 			if (pid < 0) {
 				snprintf(reason, len, "fork: %s", strerror(errno));
+				/* Callers c.. never run: the spinners of the
+				 * processes started must not wait for them. */
+				atomic_fetch_add(&r->sh->callers_done, r->callers - c);
 				atomic_store(&r->sh->stop, 1);
 				atomic_store(&r->sh->go, 1);
 				ret = -1;
@@ -246,8 +249,10 @@ static int run_once(struct run *r, int processes, double duration_s,
 				int n = 0;
 
 				prctl(PR_SET_PDEATHSIG, SIGKILL);
-				if (r->m->setup && r->m->setup(r->m, why, sizeof(why)))
+				if (r->m->setup && r->m->setup(r->m, why, sizeof(why))) {
+					atomic_fetch_add(&r->sh->callers_done, 1);
 					_exit(3);
+				}
 				idx[n++] = c;
 				for (int k = 0; k < r->spinners / r->callers; k++)
 					idx[n++] = r->callers + c * (r->spinners / r->callers) + k;
