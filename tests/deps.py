@@ -27,7 +27,7 @@ GUEST = {"kernel-patch/init.sh", "kernel-patch/guest-checks.sh"}
 # What a program is and which Debian package has it.
 PACKAGE = {
     "apt-get": "apt", "autoreconf": "autoconf", "automake": "automake",
-    "awk": "mawk", "basename": "coreutils", "cat": "coreutils", "chmod": "coreutils",
+    "awk": "mawk", "basename": "coreutils", "cat": "coreutils", "chmod": "coreutils", "chown": "coreutils",
     "chroot": "coreutils", "clang": "clang", "cmp": "diffutils", "cp": "coreutils",
     "cpio": "cpio", "cut": "coreutils", "date": "coreutils", "dd": "coreutils",
     "debootstrap": "debootstrap", "df": "coreutils", "diff": "diffutils",

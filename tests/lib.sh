@@ -40,3 +40,12 @@ wait_sweep_started() {
 		_i=$((_i + 1))
 	done
 }
+
+# Run a command as the unprivileged user nobody (root only; see can_drop).
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+# Can this test drop to nobody and still run $MBBENCH? (root, setpriv, a
+# build tree nobody may read)
+can_drop() {
+	[ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
+		as_nobody "$MBBENCH" --version >/dev/null 2>&1
+}

@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# mbbench and the sweep under host limits: a thread/process limit
+# (RLIMIT_NPROC), a file limit (RLIMIT_NOFILE), an affinity mask (taskset)
+# and an unprivileged user. Each asserts the promise: the run ends promptly,
+# what cannot be measured is a skipped row or a one-line error with its exit
+# status, and what is measured stays inside the limits it was given.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+need_python
+plan 12
+chmod 755 "$TMP"
+csv_col() { # file column row-filter(awk on $0): the column's values
+	"$PY" - "$@" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print(" ".join(r.get(sys.argv[2], "?") for r in rows))
+PY
+}
+
+# 1-2. A thread limit: pthread_create fails in the middle of starting a
+# team; the run ends (no worker left waiting for the others) with a skipped
+# row naming the error.
+# As root: the user nobody, running nothing else, with a limit of 5 tasks
+# for 8 threads or caller processes. As another user: the tasks it runs now
+# plus 2. Either way a team starts in part, then creating a thread or a
+# process fails.
+limited=
+T=8
+if can_drop && command -v prlimit >/dev/null 2>&1; then
+	limited="as_nobody prlimit --nproc=5:5"
+elif [ "$(id -u)" -ne 0 ] && command -v prlimit >/dev/null 2>&1; then
+	limited="prlimit --nproc=$(($(ps -L -U "$(id -u)" --no-headers | wc -l) + 2))"
+	T=64	# more than the few tasks the user's other processes may free
+fi
+if [ -n "$limited" ]; then
+	$limited timeout 30 "$MBBENCH" calls --mechanism null \
+		--threads $T --duration 0.05 --format csv >"$TMP/np.csv" 2>"$TMP/np.err"
+	rc=$?
+	[ "$rc" -eq 0 ] && grep -q "^null,$T,.*,skipped,pthread_create: " "$TMP/np.csv"
+	ok $? "calls under RLIMIT_NPROC: exit $rc (124 is a hang), a skipped row: $(grep -o 'skipped,.*' "$TMP/np.csv")"
+	$limited timeout 30 "$MBBENCH" contend --mechanism membarrier-private-expedited \
+		--callers $((T / 2)) --mode processes --duration 0.05 --format csv >"$TMP/npc.csv" 2>"$TMP/npc.err"
+	rc=$?
+	[ "$rc" -eq 0 ] && grep -q ',skipped,[a-z_]*: ' "$TMP/npc.csv"
+	ok $? "contend processes under RLIMIT_NPROC: exit $rc, a skipped row: $(grep -o 'skipped,.*' "$TMP/npc.csv" | head -n 1)"
+else
+	skip "calls under RLIMIT_NPROC: needs prlimit, and as root setpriv"
+	skip "contend under RLIMIT_NPROC: needs prlimit, and as root setpriv"
+fi
+
+# 3-4. A file limit of 4 (stdin, stdout, stderr and one more; the files
+# the test driver holds open are closed first): measuring
+# works; every output file of a run is written, all or none; disturb counts
+# IPIs from /proc/interrupts when it cannot open the tracepoints, and says so.
+if command -v prlimit >/dev/null 2>&1; then
+	nf=4
+	# Close every descriptor above 2, then run with the limit.
+	closed() { "$PY" -c 'import os, sys; os.closerange(3, 65536); os.execvp(sys.argv[1], sys.argv[1:])' "$@"; }
+	closed prlimit --nofile=$nf:$nf "$MBBENCH" latency --mechanism null --duration 0.05 \
+		--output "$TMP/nf" >/dev/null 2>"$TMP/nf.err"
+	rc=$?
+	files=$(ls "$TMP/nf" 2>/dev/null | tr '\n' ' ')
+	[ "$rc" -eq 0 ] && [ "$files" = "latency-histogram.csv latency.csv latency.json " ] ||
+		{ [ "$rc" -ne 0 ] && [ -z "$files" ] && [ "$(wc -l <"$TMP/nf.err")" -eq 1 ]; }
+	ok $? "latency under RLIMIT_NOFILE=$nf: exit $rc, files: ${files:-none}"
+	closed prlimit --nofile=$nf:$nf "$MBBENCH" disturb --mechanism membarrier-global --roles self-spin \
+		--duration 0.1 --format csv >"$TMP/nfd.csv" 2>"$TMP/nfd.err"
+	rc=$?
+	src=$(csv_col "$TMP/nfd.csv" ipi_source | tr ' ' '\n' | sort -u | tr '\n' ' ')
+	[ "$rc" -eq 0 ] && [ -n "$src" ] && ! echo "$src" | grep -q '?'
+	ok $? "disturb under RLIMIT_NOFILE=$nf: exit $rc, IPIs counted from: $src"
+else
+	skip "latency under RLIMIT_NOFILE: needs prlimit (util-linux)"
+	skip "disturb under RLIMIT_NOFILE: needs prlimit (util-linux)"
+fi
+
+# 5-8. An affinity mask: threads are placed inside it (the topology is cut
+# to it), a note counts the CPUs really shared, disturb picks its caller in
+# it, and one usable CPU is a usage error naming taskset.
+if [ "$(nproc --all)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+	last=$(($(nproc --all) - 1))
+	taskset -c "$last" "$MBBENCH" calls --mechanism null --threads 1-2 --duration 0.05 \
+		--format csv >"$TMP/ts.csv" 2>"$TMP/ts.err"
+	rc=$?
+	cpus=$(csv_col "$TMP/ts.csv" cpus)
+	[ "$rc" -eq 0 ] && [ "$cpus" = "$last $last;$last" ]
+	ok $? "calls under taskset -c $last: exit $rc, threads on CPUs '$cpus'"
+	taskset -c "$last" "$MBBENCH" calls --mechanism null --threads 2 --duration 0.05 >"$TMP/ts.txt" 2>&1
+	grep -q 'oversubscribed (2 threads on 1 CPU)' "$TMP/ts.txt"
+	ok $? "the oversubscription note counts the CPUs the threads share: $(grep -o 'oversubscribed ([^)]*)' "$TMP/ts.txt")"
+	taskset -c "$last" "$MBBENCH" disturb --mechanism membarrier-global --roles self-spin \
+		--duration 0.1 --format csv >"$TMP/tsd.csv" 2>"$TMP/tsd.err"
+	rc=$?
+	[ "$rc" -eq 2 ] && [ ! -s "$TMP/tsd.csv" ] && [ "$(wc -l <"$TMP/tsd.err")" -eq 1 ] &&
+		grep -q "may run on CPU $last only.*taskset" "$TMP/tsd.err"
+	ok $? "disturb with one usable CPU: exit $rc, $(cat "$TMP/tsd.err")"
+	"$MBBENCH" info --json "$TMP/info.json" >/dev/null 2>&1 &&
+		taskset -c "$last" "$MBBENCH" info --json "$TMP/info1.json" >/dev/null 2>&1 &&
+		grep -q '"cpus_allowed": "0-[0-9]* (every online CPU)"' "$TMP/info.json" &&
+		grep -q "\"cpus_allowed\": \"$last (1 of" "$TMP/info1.json"
+	ok $? "the affinity mask is a host fact: $(grep -o '"cpus_allowed": "[^"]*"' "$TMP/info1.json")"
+else
+	for k in 1 2 3 4; do skip "affinity masks: needs 2 CPUs and taskset"; done
+fi
+
+# 9-12. An unprivileged user: measures what it may, skips the rest with the
+# reason, and a sweep completes into a folder of its own.
+if can_drop; then
+	as_nobody "$MBBENCH" disturb --mechanism membarrier-global --roles foreign-rt \
+		--duration 0.1 --format csv >"$TMP/nr.csv" 2>"$TMP/nr.err"
+	rc=$?
+	[ "$rc" -eq 0 ] && grep -q 'skipped,.*SCHED_FIFO needs root or CAP_SYS_NICE' "$TMP/nr.csv"
+	ok $? "disturb foreign-rt as nobody: exit $rc, skipped with the reason"
+	as_nobody "$MBBENCH" calls --mechanism membarrier-private-expedited --threads 2 \
+		--duration 0.05 --format csv >"$TMP/nrc.csv" 2>"$TMP/nrc.err"
+	rc=$?
+	[ "$rc" -eq 0 ] && grep -q ',ok,' "$TMP/nrc.csv"
+	ok $? "calls as nobody: exit $rc, measured"
+	as_nobody "$MBBENCH" latency --mechanism null --duration 0.05 --output /root/mbbench-nr >/dev/null 2>"$TMP/nro.err"
+	rc=$?
+	[ "$rc" -eq 2 ] && [ ! -e /root/mbbench-nr ] && [ "$(wc -l <"$TMP/nro.err")" -eq 1 ]
+	ok $? "an output path nobody may not write: exit $rc, $(cat "$TMP/nro.err")"
+	mkdir "$TMP/nrs" && chown 65534:65534 "$TMP/nrs"
+	as_nobody "$MBBENCH" sweep --quick --mechanism null --output "$TMP/nrs/run" \
+		>"$TMP/nrs.out" 2>"$TMP/nrs.err"
+	rc=$?
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["points_done"] == 2' "$TMP/nrs/run/run.json" 2>/dev/null
+	r=$?
+	[ "$rc" -eq 0 ] && [ "$r" -eq 0 ]
+	ok $? "a sweep as nobody: exit $rc, a whole folder ($(tail -n 1 "$TMP/nrs.out"))"
+else
+	for k in 1 2 3 4; do skip "an unprivileged user: needs root (to drop to nobody), setpriv and a build tree nobody may read"; done
+fi
+done_testing
