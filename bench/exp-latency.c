@@ -31,9 +31,19 @@ static const struct col lat_cols[] = {
 	{ "p999_ns", COL_NUM },
 	{ "max_ns", COL_NUM },
 	{ "mean_ns", COL_NUM },
+	{ "repeats", COL_INT },
+	{ "p50_ns_ci95", COL_NUM },
+	{ "p90_ns_ci95", COL_NUM },
+	{ "p99_ns_ci95", COL_NUM },
+	{ "p999_ns_ci95", COL_NUM },
 	{ "status", COL_STR },
 	{ "skip_reason", COL_STR },
 };
+
+/* The percentiles reported, and their CI columns. */
+#define NPCT 4
+static const double pcts[NPCT] = { 50, 90, 99, 99.9 };
+static const char *const pct_ci[NPCT] = { "p50_ns_ci95", "p90_ns_ci95", "p99_ns_ci95", "p999_ns_ci95" };
 
 static const struct col hist_cols[] = {
 	{ "mechanism", COL_STR },
@@ -49,6 +59,9 @@ struct latency_run {
 	struct table *t, *ht;
 	struct results *res;
 	struct hist h;		/* the point's calls */
+	struct hist cur;	/* one repeat's */
+	double *rep_pct[NPCT];	/* each repeat's percentiles */
+	int nrep;
 };
 
 static int latency_row(void *ctx, const struct mechanism *m, int threads)
@@ -95,12 +108,24 @@ static int latency_measure(void *ctx, const struct mechanism *m, int T)
 
 	(void)T;
 	hist_reset(&l->h);
+	l->nrep = 0;
 	err = harness_warmup(m, o->iterations ? 0.02 : o->duration_s / 10);
+	/*
+	 * Each repeat is a batch: its percentiles give the spread from which
+	 * the pooled percentiles' CIs come (batch-percentile method).
+	 */
 	for (int r = 0; r < o->repeat && !err; r++) {
 		struct measure me;
 
-		harness_measure(m, o->iterations, o->duration_s, &l->h, &me);
+		hist_reset(&l->cur);
+		harness_measure(m, o->iterations, o->duration_s, &l->cur, &me);
 		err = me.err;
+		if (!l->cur.count)
+			continue;
+		for (int k = 0; k < NPCT; k++)
+			l->rep_pct[k][l->nrep] = hist_percentile(&l->cur, pcts[k]);
+		l->nrep++;
+		hist_merge(&l->h, &l->cur);
 	}
 	return err ? err : l->h.count ? 0 : -EIO;
 }
@@ -121,6 +146,15 @@ static void latency_fill(void *ctx, int row, const struct mechanism *m, int T,
 	table_set_num(t, row, "p999_ns", hist_percentile(h, 99.9));
 	table_set_num(t, row, "max_ns", (double)h->max);
 	table_set_num(t, row, "mean_ns", h->sum / (double)h->count);
+	table_set_int(t, row, "repeats", l->nrep);
+	/* With one repeat there is no spread to take a CI from: empty cells. */
+	if (l->nrep >= 2)
+		for (int k = 0; k < NPCT; k++) {
+			struct summary s;
+
+			summarize(l->rep_pct[k], l->nrep, &s);
+			table_set_num(t, row, pct_ci[k], s.ci95);
+		}
 	hist_rows(l->ht, m, T, h);
 	if (h->count < 1000)
 		results_note(l->res, "%s T=%d: only %llu samples; p99.9 is the max", m->name, T, (unsigned long long)h->count);
@@ -182,6 +216,9 @@ int exp_latency_main(int argc, char **argv)
 	results_begin(&res, &o, &t);
 	results_add_table(&res, "histogram", &ht);
 	hist_init(&l.h);
+	hist_init(&l.cur);
+	for (int k = 0; k < NPCT; k++)
+		l.rep_pct[k] = xcalloc((size_t)o.repeat, sizeof(double));
 	l.o = &o;
 	l.t = &t;
 	l.ht = &ht;
@@ -191,6 +228,9 @@ int exp_latency_main(int argc, char **argv)
 	results_note(&res, "each sample includes two CLOCK_MONOTONIC reads; the null row shows that floor");
 	results_emit(&res);
 	hist_free(&l.h);
+	hist_free(&l.cur);
+	for (int k = 0; k < NPCT; k++)
+		free(l.rep_pct[k]);
 	table_free(&t);
 	table_free(&ht);
 	opts_free(&o);

@@ -30,6 +30,8 @@ static const struct col litmus_cols[] = {
 	{ "r1_1_r2_1", COL_INT },
 	{ "forbidden_per_million", COL_NUM },
 	{ "trials_per_s", COL_NUM },
+	{ "forbidden_per_million_lo95", COL_NUM },
+	{ "forbidden_per_million_hi95", COL_NUM },
 	{ "status", COL_STR },
 	{ "skip_reason", COL_STR },
 };
@@ -206,6 +208,13 @@ int exp_litmus_main(int argc, char **argv)
 		table_set_num(&t, row, "forbidden_per_million",
 			      c.trials ? (double)c.r[0] * 1e6 / (double)c.trials : 0);
 		table_set_num(&t, row, "trials_per_s", (double)c.trials / ((double)c.ns / 1e9));
+		if (c.trials) {
+			double lo, hi;
+
+			wilson95(c.r[0], c.trials, &lo, &hi);
+			table_set_num(&t, row, "forbidden_per_million_lo95", lo * 1e6);
+			table_set_num(&t, row, "forbidden_per_million_hi95", hi * 1e6);
+		}
 		if (p->forbidden && c.r[0]) {
 			failed = 1;
 			table_set_str(&t, row, "status", "failed");

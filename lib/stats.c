@@ -178,3 +178,14 @@ double hist_percentile(const struct hist *h, double p)
 	}
 	return (double)h->max;
 }
+
+void wilson95(uint64_t k, uint64_t n, double *lo, double *hi)
+{
+	const double z = 1.959963984540054, z2 = z * z;
+	double nn = (double)n, ph = (double)k / nn;
+	double centre = (ph + z2 / (2 * nn)) / (1 + z2 / nn);
+	double half = z * sqrt(ph * (1 - ph) / nn + z2 / (4 * nn * nn)) / (1 + z2 / nn);
+
+	*lo = k ? centre - half : 0;
+	*hi = k == n ? 1 : centre + half;
+}

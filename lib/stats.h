@@ -14,6 +14,11 @@ struct summary {
 double t_quantile_975(int df);
 /* Sample stddev (n-1), 95% CI half-width, coefficient of variation. */
 void summarize(const double *x, int n, struct summary *s);
+/*
+ * Wilson score 95% interval of a proportion k/n (n > 0): honest at k = 0,
+ * where it gives [0, ~3.84/n] (the trials of a litmus test are its repeats).
+ */
+void wilson95(uint64_t k, uint64_t n, double *lo, double *hi);
 
 /*
  * Histogram of nanosecond values: exact below 2^HIST_SUB_BITS, then

@@ -10,7 +10,7 @@ if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
 	exit 0
 fi
 forbidden="fence-both membarrier-private-expedited signal mprotect"
-plan 6
+plan 7
 "$MBBENCH" litmus --pairing "none,$(echo $forbidden | tr ' ' ,)" --duration 0.3 \
 	--format csv >"$TMP/l.csv" 2>"$TMP/err"
 ok $? "litmus exits 0 ($(head -c 160 "$TMP/err"))"
@@ -38,4 +38,18 @@ for i in 1 2 3; do
 done
 [ "${seen:-0}" -gt 0 ]
 ok $? "the no-barrier control shows r1 = r2 = 0 ($seen times)"
+# Every measured row has a Wilson interval around its rate.
+if command -v python3 >/dev/null 2>&1; then
+python3 - "$TMP/l.csv" <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["status"] == "skipped":
+        continue
+    lo, x, hi = (float(r[k]) for k in ("forbidden_per_million_lo95", "forbidden_per_million", "forbidden_per_million_hi95"))
+    assert 0 <= lo <= x <= hi <= 1e6 and hi > 0, r
+PY
+ok $? "litmus: each rate lies within its Wilson 95% interval, whose upper end is above 0"
+else
+	skip "litmus intervals: python3 not found (apt-get install python3)"
+fi
 done_testing

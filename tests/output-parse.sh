@@ -5,7 +5,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_python
-plan 7
+plan 8
 
 "$MBBENCH" calls --mechanism null,fence --threads 1,2 --iterations 20000 --repeat 2 \
 	--format csv --output "$TMP/run" --json "$TMP/calls.json" >"$TMP/calls.csv" 2>"$TMP/err"
@@ -66,6 +66,20 @@ for m in ("null", "fence"):
     assert abs(float(hm[-1]["cumulative_fraction"]) - 1) < 1e-9
 PY
 ok $? "latency CSV percentiles are ordered; histogram counts add up to the samples"
+
+# Percentile CIs come from the batches (--repeat); one batch has none.
+"$MBBENCH" latency --mechanism null --threads 2 --iterations 2000 --repeat 4 --format csv >"$TMP/latr.csv" 2>/dev/null &&
+	"$MBBENCH" latency --mechanism null --threads 2 --iterations 2000 --format csv >"$TMP/lat1.csv" 2>/dev/null &&
+	"$PY" - "$TMP/latr.csv" "$TMP/lat1.csv" <<'PY'
+import csv, sys
+r = list(csv.DictReader(open(sys.argv[1])))[0]
+assert r["repeats"] == "4" and int(r["samples"]) == 8000, r
+for k in ("p50_ns_ci95", "p90_ns_ci95", "p99_ns_ci95", "p999_ns_ci95"):
+    assert float(r[k]) >= 0, (k, r[k])
+one = list(csv.DictReader(open(sys.argv[2])))[0]
+assert one["repeats"] == "1" and one["p50_ns_ci95"] == "" and one["p999_ns_ci95"] == "", one
+PY
+ok $? "latency: 4 batches give every percentile a CI; one batch leaves the CI cells empty"
 
 "$MBBENCH" list --format csv >"$TMP/list.csv"
 "$PY" - "$TMP/list.csv" <<'PY'

@@ -21,7 +21,7 @@ int main(void)
 	struct hist h;
 	int bad;
 
-	plan(15);
+	plan(17);
 	summarize(x, 8, &s);
 	ok(s.n == 8 && s.mean == 5.0, "mean of known vector is 5 (got %g)", s.mean);
 	ok(near(s.stddev, 2.138090, 1e-6), "sample stddev 2.13809 (got %.6f)", s.stddev);
@@ -67,5 +67,16 @@ int main(void)
 	hist_reset(&h);
 	ok(h.count == 0 && hist_percentile(&h, 50) == 0, "reset histogram is empty");
 	hist_free(&h);
+	{
+		double lo, hi;
+
+		/* Wilson score interval: 10 of 100 is [0.05523, 0.17437]. */
+		wilson95(10, 100, &lo, &hi);
+		ok(near(lo, 0.0552291, 1e-5) && near(hi, 0.1743657, 1e-5),
+		   "Wilson 95%% interval of 10/100 (got [%.6f, %.6f])", lo, hi);
+		/* None seen in 1000: [0, z^2/(n + z^2)] = [0, 0.0038268]. */
+		wilson95(0, 1000, &lo, &hi);
+		ok(lo == 0 && near(hi, 0.0038268, 1e-4), "Wilson 95%% interval of 0/1000 (got [%g, %.7f])", lo, hi);
+	}
 	return done_testing();
 }
