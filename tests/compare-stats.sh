@@ -4,11 +4,12 @@
 # false alarms than the nominal level on 200 unchanged points, a 5% shift
 # at CV 1% found on every shifted point and nowhere else, --fail-on-regression,
 # rows keyed by their full identity (disturb rounds), rows in one run only,
-# host differences, and the csv and json formats.
+# host differences, the csv and json formats, and replicate runs (--vs)
+# on a host whose runs differ from each other more than their CIs say.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_python
-plan 9
+plan 12
 
 "$PY" - "$TMP" <<'PY'
 import json, math, os, random, sys
@@ -21,7 +22,7 @@ dist_cols = ("mechanism,round,role,cpu,phase,victim,policy,rate_per_s,elapsed_s,
              "ipis_per_barrier,mb_ipis,mb_ipis_per_barrier,tlb_shootdowns,tlb_per_barrier,idle_entries,signals,"
              "oncpu_fraction,samples,p50_ns,p99_ns,p999_ns,max_ns,status,skip_reason")
 
-def folder(name, shift=lambda i: 1.0, kernel="6.1.0", cmdline="quiet", extra=0, ipis=(1.0, 0.0)):
+def folder(name, shift=lambda i: 1.0, kernel="6.1.0", cmdline="quiet", extra=0, ipis=(1.0, 0.0), run_sd=0.0):
     d = os.path.join(tmp, name)
     os.makedirs(d)
     host = {"hostname": "h", "kernel_release": kernel, "cmdline": cmdline, "virtualization": "none"}
@@ -31,7 +32,8 @@ def folder(name, shift=lambda i: 1.0, kernel="6.1.0", cmdline="quiet", extra=0, 
               open(os.path.join(d, "run.json"), "w"))
     rows = [calls_cols]
     for i in range(200 + extra):
-        xs = [1000.0 * shift(i) * (1 + 0.01 * rng.gauss(0, 1)) for _ in range(10)]
+        level = 1000.0 * shift(i) * (1 + run_sd * rng.gauss(0, 1))    # this run's own level
+        xs = [level * (1 + 0.01 * rng.gauss(0, 1)) for _ in range(10)]
         m = sum(xs) / 10
         sd = math.sqrt(sum((x - m) ** 2 for x in xs) / 9)
         ci = T975[9] * sd / math.sqrt(10)
@@ -48,6 +50,11 @@ folder("a")
 folder("null")
 folder("shift", shift=lambda i: 1.05 if i < 50 else 1.0)
 folder("host", kernel="6.12.0", cmdline="quiet rcu_expedited=1", extra=3, ipis=(1.0, 0.9))
+# Runs whose levels differ by 10% from one run to the next (CV 1% inside).
+for k in range(5):
+    folder(f"ra{k}", run_sd=0.10)
+    folder(f"rb{k}", run_sd=0.10)
+    folder(f"rs{k}", run_sd=0.10, shift=lambda i: 1.5 if i < 50 else 1.0)
 PY
 ok $? "synthetic folders written"
 
@@ -89,4 +96,25 @@ assert [x["b"].rsplit("/", 1)[1] for x in c] == ["shift", "null"]
 assert sum(p["verdict"] == "worse" for p in c[0]["points"]) == 50
 ' "$TMP/c.json"
 ok $? "several runs against the first, as JSON"
+
+# Replicates: one run against one flags what the runs' own drift moved; the
+# run as the unit (--vs) does not, and still finds a 50% change.
+"$MBBENCH" compare "$TMP/ra0" "$TMP/rb0" --format csv >"$TMP/r1.csv"
+one=$(grep -c ',ns_per_call,.*,\*,' "$TMP/r1.csv")
+"$MBBENCH" compare "$TMP"/ra0 "$TMP"/ra1 "$TMP"/ra2 "$TMP"/ra3 "$TMP"/ra4 --vs \
+	"$TMP"/rb0 "$TMP"/rb1 "$TMP"/rb2 "$TMP"/rb3 "$TMP"/rb4 --format csv >"$TMP/r5.csv" 2>"$TMP/r5.err"
+five=$(grep -c ',ns_per_call,.*,\*,' "$TMP/r5.csv")
+[ "$one" -gt 50 ] && [ "$five" -le 10 ] && [ ! -s "$TMP/r5.err" ]
+ok $? "runs 10% apart: one against one flags $one of 200 unchanged points; 5 against 5 replicates flag $five (at most 10)"
+"$MBBENCH" compare "$TMP"/ra0 "$TMP"/ra1 "$TMP"/ra2 "$TMP"/ra3 "$TMP"/ra4 --vs \
+	"$TMP"/rs0 "$TMP"/rs1 "$TMP"/rs2 "$TMP"/rs3 "$TMP"/rs4 --correction bh --format csv >"$TMP/rs.csv"
+hit=$(grep -Ec '^[^,]*,[^,]*,calls,mechanism=m([0-9]|[1-4][0-9]) .*,\*,worse$' "$TMP/rs.csv")
+false=$(grep -Ec '^[^,]*,[^,]*,calls,mechanism=m([5-9][0-9]|1[0-9][0-9]) .*,\*,' "$TMP/rs.csv")
+[ "$hit" -ge 45 ] && [ "$false" -le 10 ]
+ok $? "a 50% change on 50 points, 5 against 5 replicates: $hit of 50 found worse, $false false alarms"
+"$MBBENCH" compare "$TMP/ra0" --vs "$TMP/rb0" "$TMP/rb1" >/dev/null 2>&1; r1=$?
+"$MBBENCH" compare --vs "$TMP/rb0" "$TMP/rb1" >/dev/null 2>"$TMP/vs.err"; r2=$?
+"$MBBENCH" compare "$TMP/ra0" "$TMP/ra1" --vs "$TMP/rb0" --vs "$TMP/rb1" >/dev/null 2>&1; r3=$?
+[ $r1 -eq 0 ] && [ $r2 -eq 2 ] && [ $r3 -eq 2 ] && [ "$(wc -l <"$TMP/vs.err")" -eq 1 ]
+ok $? "--vs: one run on a side works ($r1); none on a side ($r2) or --vs twice ($r3) is exit 2: $(cat "$TMP/vs.err")"
 done_testing
