@@ -55,7 +55,7 @@ static const struct {
 	{ { "output", required_argument, NULL, OPT_OUTPUT }, CO_OUTPUT, "DIR",
 	  "write <experiment>.csv and <experiment>.json into DIR" },
 	{ { "placement", required_argument, NULL, OPT_PLACEMENT }, CO_PLACEMENT,
-	  "compact|scatter|CPUS", "where threads run; thread 0 is the caller" },
+	  "compact|smt|scatter|CPUS", "where threads run; thread 0 is the caller" },
 	{ { "repeat", required_argument, NULL, OPT_REPEAT }, CO_REPEAT, "N",
 	  "repeats per point (mean, stddev, 95% CI)" },
 	{ { "threads", required_argument, NULL, OPT_THREADS }, CO_THREADS,
