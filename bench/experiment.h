@@ -21,6 +21,7 @@ int exp_register_main(int argc, char **argv);
 int exp_disturb_main(int argc, char **argv);
 int exp_litmus_main(int argc, char **argv);
 int exp_rcu_main(int argc, char **argv);
+int exp_points_main(int argc, char **argv);
 
 /*
  * Shared by experiments that run a mechanism over a team: probe, set up and
