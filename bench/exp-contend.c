@@ -54,6 +54,12 @@ static const struct col contend_cols[] = {
 	{ "max_ns", COL_NUM },
 	{ "status", COL_STR },
 	{ "skip_reason", COL_STR },
+	{ "cpus_logical", COL_STR },
+	{ "n_same_core", COL_INT },
+	{ "n_same_l3", COL_INT },
+	{ "n_same_package", COL_INT },
+	{ "n_same_numa", COL_INT },
+	{ "n_remote", COL_INT },
 };
 
 struct contend_args {
@@ -369,6 +375,7 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 	if (ok) {
 		cpus = placement_cpus_str(&pl, 0, pl.n);
 		table_set_str(t, row, "cpus", cpus);
+		table_set_topology(t, row, o->topo, &pl);
 		table_set_int(t, row, "oversubscribed", pl.oversubscribed);
 	}
 	if (ok && err) {
