@@ -23,7 +23,7 @@ numa4|pack:2 node:2 l3:2 core:8 pu:2"
 	echo "1..0 # SKIP built without liburcu: the golden plans count its rcu schemes"
 	exit 77
 }
-plan 14
+plan 17
 
 cd "$TMP" || exit 1
 while IFS='|' read -r name topo; do
@@ -73,3 +73,28 @@ ok $? "compact T=2: the other thread is on another core on every topology (bad:$
 n=$(sed -n 's/^# threads (calls): //p' plan-256-quick.txt | tr ',' '\n' | wc -l)
 [ "$n" -eq 13 ]
 ok $? "256 PUs: 13 thread counts ($n)"
+
+# --budget cuts the plan until it fits (or as far as it can) and says how.
+MBBENCH_SYNTHETIC="pack:2 l3:8 core:8 pu:2" "$MBBENCH" sweep --plan --assume-available \
+	--budget 2m >small.txt 2>err
+s=$(sed -n 's/^# predicted: \([0-9]*\) s.*/\1/p' small.txt)
+[ -n "$s" ] && [ "$s" -le 120 ] && grep -q '^# fit: durations scaled' small.txt
+ok $? "--budget 2m on 256 PUs: the plan is cut to fit (${s:-none} s)"
+
+# --threads, --callers and --placement reach the experiments.
+MBBENCH_SYNTHETIC="pack:2 core:4 pu:2" "$MBBENCH" sweep --plan --threads 1,4 --callers 2 \
+	--placement smt --mechanism signal >given.txt 2>err &&
+	grep -q '^calls signal .* --threads 1,4 --placement smt ' given.txt &&
+	grep -q '^contend signal .* --placement smt .*--callers 2$' given.txt
+ok $? "--threads, --callers and --placement are passed to the experiments"
+
+bad=
+for args in "--plan --budget soon" "--plan --budget 5" "--plan --threads 0" \
+	"--plan --callers 1-" "--plan --placement sideways" "--assume-available"; do
+	# shellcheck disable=SC2086
+	"$MBBENCH" sweep $args >out 2>err
+	rc=$?
+	{ [ "$rc" -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && [ ! -s out ]; } || bad="$bad [$args: rc $rc]"
+done
+[ -z "$bad" ]
+ok $? "bad --budget, --threads, --callers, --placement, --assume-available without --plan: exit 2, one line (bad:${bad:- none})"
