@@ -10,6 +10,7 @@
 #endif
 
 #include "cli.h"
+#include "points.h"
 #include "util.h"
 
 enum {
@@ -55,7 +56,7 @@ static const struct {
 	{ { "output", required_argument, NULL, OPT_OUTPUT }, CO_OUTPUT, "DIR",
 	  "write <experiment>.csv and <experiment>.json into DIR" },
 	{ { "placement", required_argument, NULL, OPT_PLACEMENT }, CO_PLACEMENT,
-	  "compact|scatter|CPUS", "where threads run; thread 0 is the caller" },
+	  "compact|smt|scatter|CPUS", "where threads run; thread 0 is the caller" },
 	{ { "repeat", required_argument, NULL, OPT_REPEAT }, CO_REPEAT, "N",
 	  "repeats per point (mean, stddev, 95% CI)" },
 	{ { "threads", required_argument, NULL, OPT_THREADS }, CO_THREADS,
@@ -370,12 +371,18 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 		} else if (threads_arg) {
 			parse_threads(o, threads_arg, !spec->threads_zero_ok);
 		} else {
-			int n = topo_npus(o->topo);
+			/* The counts where the topology changes, and powers of two. */
+			struct tpoint *p;
+			int n = topo_thread_points(o->topo, o->placement, topo_npus(o->topo),
+						   0, &p, err, sizeof(err));
 
+			if (n < 0)
+				die_usage("%s", err);
 			o->threads = xcalloc((size_t)n, sizeof(int));
 			for (int i = 0; i < n; i++)
-				o->threads[i] = i + 1;
+				o->threads[i] = p[i].t;
 			o->nthreads = n;
+			free(p);
 		}
 	}
 	/* Check the placement for the largest T now, not halfway through. */

@@ -48,6 +48,27 @@ static void skip(const struct point_ops *ops, const struct mechanism *m, int T,
 		table_set_str(ops->t, r, "cpus", cpus);
 }
 
+void table_set_topology(struct table *t, int row, hwloc_topology_t topo,
+			const struct placement *pl)
+{
+	struct relations r;
+	char *lg = placement_logical_str(pl, 0, pl->n);
+
+	placement_relations(topo, pl, 0, pl->n, &r);
+	table_set_str(t, row, "cpus_logical", lg);
+	/* A level the topology lacks is an empty cell, not -1. */
+	if (r.same_core >= 0)
+		table_set_int(t, row, "n_same_core", r.same_core);
+	if (r.same_l3 >= 0)
+		table_set_int(t, row, "n_same_l3", r.same_l3);
+	if (r.same_package >= 0)
+		table_set_int(t, row, "n_same_package", r.same_package);
+	if (r.same_numa >= 0)
+		table_set_int(t, row, "n_same_numa", r.same_numa);
+	table_set_int(t, row, "n_remote", r.remote);
+	free(lg);
+}
+
 void for_each_point(const struct opts *o, const struct point_ops *ops)
 {
 	int npoints = o->nmechs * o->nthreads, point = 0;
@@ -86,6 +107,7 @@ void for_each_point(const struct opts *o, const struct point_ops *ops)
 
 				table_set_str(ops->t, r, "status", "ok");
 				table_set_str(ops->t, r, "cpus", cpus);
+				table_set_topology(ops->t, r, o->topo, &pl);
 				ops->fill(ops->ctx, r, m, T, &pl);
 			}
 			free(cpus);

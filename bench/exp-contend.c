@@ -23,10 +23,18 @@
 #include "barrier.h"
 #include "experiment.h"
 #include "pinned.h"
+#include "points.h"
 #include "results.h"
 #include "util.h"
 
 #define MAX_CALLERS 1024
+/*
+ * Processes mode gives each caller process its own spinners; with C up to
+ * 2 x PUs that would be 2 x PUs^2 threads (131072 on 256 PUs). Each process
+ * keeps at most PROC_THREADS_PER_PU x PUs / C - 1 spinners, so a point starts
+ * at most 4 x PUs threads in all (what 2 PUs always ran: C=4, 1 spinner each).
+ */
+#define PROC_THREADS_PER_PU 4
 
 static const struct col contend_cols[] = {
 	{ "mechanism", COL_STR },
@@ -46,6 +54,12 @@ static const struct col contend_cols[] = {
 	{ "max_ns", COL_NUM },
 	{ "status", COL_STR },
 	{ "skip_reason", COL_STR },
+	{ "cpus_logical", COL_STR },
+	{ "n_same_core", COL_INT },
+	{ "n_same_l3", COL_INT },
+	{ "n_same_package", COL_INT },
+	{ "n_same_numa", COL_INT },
+	{ "n_remote", COL_INT },
 };
 
 struct contend_args {
@@ -306,6 +320,14 @@ static int run_once(struct run *r, int processes, double duration_s,
 	return ret;
 }
 
+/* Spinners in each caller process: --spinners, within the bound above. */
+static int proc_spinners(int spinners, int callers, int npus)
+{
+	int most = PROC_THREADS_PER_PU * npus / callers - 1;
+
+	return spinners < most ? spinners : (most > 0 ? most : 0);
+}
+
 static int point(struct results *res, struct table *t, const struct opts *o,
 		 const struct mechanism *m, int processes, int C, int S, double dur)
 {
@@ -358,6 +380,7 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 	if (ok) {
 		cpus = placement_cpus_str(&pl, 0, pl.n);
 		table_set_str(t, row, "cpus", cpus);
+		table_set_topology(t, row, o->topo, &pl);
 		table_set_int(t, row, "oversubscribed", pl.oversubscribed);
 	}
 	if (ok && err) {
@@ -400,7 +423,8 @@ int exp_contend_main(int argc, char **argv)
 	struct contend_args a = { .spinners = -1 };
 	int mode_arg = MODE_THREADS;
 	const struct exp_opt contend_opts[] = {
-		OPT_INT_LIST("callers", "LIST", "caller counts C (default 1..2 x CPUs, at most 1024)",
+		OPT_INT_LIST("callers", "LIST", "caller counts C (default: from the topology and\n"
+			     "powers of two up to 2 x CPUs; at most 1024)",
 			     &a.callers, &a.ncallers, 1, MAX_CALLERS,
 			     "(caller counts 1..1024 like 1,2,4 or 1-4)"),
 		OPT_CHOICE("mode", "threads|processes|both",
@@ -408,7 +432,8 @@ int exp_contend_main(int argc, char **argv)
 			   &mode_arg, contend_modes, "(use threads, processes or both)"),
 		OPT_INT("spinners", "N", "spinning threads besides the callers, in the\n"
 			"process (threads mode) or in each caller\n"
-			"process (processes mode); default CPUs - 1",
+			"process (processes mode, at most 4 x CPUs / C - 1);\n"
+			"default CPUs - 1",
 			&a.spinners, 0, 4096, "(a count from 0 to 4096)"),
 		OPT_END(),
 	};
@@ -434,10 +459,17 @@ int exp_contend_main(int argc, char **argv)
 		die_usage("contend runs for a --duration (every caller at full speed); --iterations does not apply");
 	npus = topo_npus(o.topo);
 	if (!a.callers) {
-		a.ncallers = 2 * npus;
+		/* Where the topology changes and powers of two, up to 2 x PUs. */
+		struct tpoint *p;
+		char err[256];
+
+		a.ncallers = topo_caller_points(o.topo, o.placement, &p, err, sizeof(err));
+		if (a.ncallers < 0)
+			die_usage("%s", err);
 		a.callers = xcalloc((size_t)a.ncallers, sizeof(int));
 		for (int i = 0; i < a.ncallers; i++)
-			a.callers[i] = i + 1;
+			a.callers[i] = p[i].t;
+		free(p);
 	}
 	if (a.spinners < 0)
 		a.spinners = npus - 1;
@@ -452,6 +484,9 @@ int exp_contend_main(int argc, char **argv)
 			if ((mode == 0 && !a.threads_mode) || (mode == 1 && !a.processes_mode))
 				continue;
 			for (int ci = 0; ci < a.ncallers; ci++) {
+				int S = mode ? proc_spinners(a.spinners, a.callers[ci], npus) :
+					       a.spinners;
+
 				progress("contend", ++pointno, npoints, m->name);
 				if (mech_prepare(m, reason, sizeof(reason))) {
 					int row = table_add_row(&t);
@@ -459,11 +494,11 @@ int exp_contend_main(int argc, char **argv)
 					table_set_str(&t, row, "mechanism", m->name);
 					table_set_str(&t, row, "mode", mode ? "processes" : "threads");
 					table_set_int(&t, row, "callers", a.callers[ci]);
-					table_set_int(&t, row, "spinners", a.spinners);
+					table_set_int(&t, row, "spinners", S);
 					row_skip(&t, row, reason);
 					continue;
 				}
-				point(&res, &t, &o, m, mode, a.callers[ci], a.spinners, o.duration_s);
+				point(&res, &t, &o, m, mode, a.callers[ci], S, o.duration_s);
 				if (m->teardown)
 					m->teardown(m);
 			}

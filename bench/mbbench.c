@@ -24,6 +24,7 @@ static const struct experiment experiments[] = {
 	{ "latency", "per-call latency distribution per mechanism", exp_latency_main },
 	{ "list", "every mechanism, available here or why not", exp_list_main },
 	{ "litmus", "store-buffering litmus: every barrier pairing orders memory", exp_litmus_main },
+	{ "points", "thread and caller counts chosen from the topology (measures nothing)", exp_points_main },
 	{ "rcu", "userspace RCU reads/s and writes/s per scheme, with torture", exp_rcu_main },
 	{ "register", "cost of MEMBARRIER_CMD_REGISTER_* with threads running", exp_register_main },
 };

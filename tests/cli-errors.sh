@@ -21,6 +21,10 @@ threads reversed range|calls --threads 4-2
 threads above 4096|calls --threads 4097
 absent CPU|calls --placement 0,99999
 bad placement|calls --placement sideways
+points: bad placement|points --placement sideways
+points: unknown list|points --list everything
+points: unknown format|points --format xml
+points: stray argument|points extra
 duration 0|calls --duration 0
 duration negative|calls --duration -1
 duration garbage|calls --duration soon

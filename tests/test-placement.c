@@ -17,7 +17,7 @@ static const char *const topologies[] = {
 	"node:2 core:8 pu:1",
 	"pack:1 core:2 pu:1",
 };
-static const char *const policies[] = { "compact", "scatter", "3,1" };
+static const char *const policies[] = { "compact", "smt", "scatter", "3,1" };
 static const int counts[] = { 1, 2, 4, 5 };
 
 static char *render(const char *syn)
@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 		free(s);
 		return 0;
 	}
-	plan((int)ntopo + 2);
+	plan((int)ntopo + 5);
 	for (size_t i = 0; i < ntopo; i++) {
 		char path[1024], name[128], *got = render(topologies[i]), *want;
 
@@ -119,6 +119,35 @@ int main(int argc, char **argv)
 		   "an absent CPU is refused with its number (%s)", err);
 		ok(placement_compute(topo, "0-", 2, &pl, err, sizeof(err)) == -1,
 		   "a malformed CPU list is refused");
+		hwloc_topology_destroy(topo);
+	}
+	{
+		hwloc_topology_t topo;
+		struct placement pl;
+		char err[256];
+		hwloc_obj_t a, b;
+
+		setenv("MBBENCH_SYNTHETIC", "pack:2 core:4 pu:2", 1);
+		topo_load(&topo, err, sizeof(err));
+		placement_compute(topo, "compact", 2, &pl, err, sizeof(err));
+		a = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)pl.pu_logical[0]);
+		b = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)pl.pu_logical[1]);
+		ok(hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, a) !=
+			   hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, b),
+		   "compact T=2: the other thread is on another core than the caller");
+		placement_free(&pl);
+		placement_compute(topo, "smt", 2, &pl, err, sizeof(err));
+		a = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)pl.pu_logical[0]);
+		b = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)pl.pu_logical[1]);
+		ok(hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, a) ==
+			   hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, b),
+		   "smt T=2: the other thread is the caller's SMT sibling");
+		placement_free(&pl);
+		placement_compute(topo, "compact", 9, &pl, err, sizeof(err));
+		ok(pl.pu_logical[7] == 14 && pl.pu_logical[8] == 1,
+		   "compact T=9: the 8 cores first, then the caller's sibling (L%d, L%d)",
+		   pl.pu_logical[7], pl.pu_logical[8]);
+		placement_free(&pl);
 		hwloc_topology_destroy(topo);
 	}
 	return done_testing();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* hwloc discovery, compact/scatter/explicit placement, and binding. */
+/* hwloc discovery, compact/smt/scatter/explicit placement, and binding. */
 #include "config.h"
 
 #include <errno.h>
@@ -116,17 +116,55 @@ int placement_distinct_cpus(const struct placement *p)
 	return n;
 }
 
-static int place_compact(hwloc_topology_t topo, int n, struct placement *p)
+/*
+ * Which PU of its core this is: 0 for the first in logical order, 1 for its
+ * first SMT sibling, ...; 0 when the topology has no cores.
+ */
+static int smt_rank(hwloc_topology_t topo, hwloc_obj_t pu)
 {
-	int npus = topo_npus(topo);
+	hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu);
+	hwloc_obj_t first;
 
+	if (!core)
+		return 0;
+	first = hwloc_get_next_obj_inside_cpuset_by_type(topo, core->cpuset,
+							 HWLOC_OBJ_PU, NULL);
+	return first ? (int)(pu->logical_index - first->logical_index) : 0;
+}
+
+/*
+ * compact: one thread per core first, cores in logical order, then the
+ * second PU of each core, and so on: T = 2 puts the other thread on another
+ * core, not on the caller's SMT sibling. smt: PUs in logical order, so the
+ * siblings of a core fill before the next core.
+ */
+static int place_compact(hwloc_topology_t topo, int n, struct placement *p,
+			 int by_core)
+{
+	int npus = topo_npus(topo), k = 0, maxrank = 0;
+	hwloc_obj_t *order = xcalloc((size_t)npus, sizeof(*order));
+
+	for (int i = 0; i < npus; i++) {
+		int r = smt_rank(topo, hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)i));
+
+		if (r > maxrank)
+			maxrank = r;
+	}
+	for (int rank = 0; rank <= (by_core ? maxrank : 0); rank++)
+		for (int i = 0; i < npus; i++) {
+			hwloc_obj_t pu = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU,
+							       (unsigned)i);
+
+			if (!by_core || smt_rank(topo, pu) == rank)
+				order[k++] = pu;
+		}
 	for (int i = 0; i < n; i++) {
-		hwloc_obj_t pu = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU,
-						       (unsigned)(i % npus));
+		hwloc_obj_t pu = order[i % npus];
 
 		p->pu_logical[i] = (int)pu->logical_index;
 		p->pu_os[i] = (int)pu->os_index;
 	}
+	free(order);
 	return 0;
 }
 
@@ -170,7 +208,7 @@ static int place_list(hwloc_topology_t topo, const char *list, int n,
 
 	if (parse_int_list(list, 0, 1 << 20, &cpus, &ncpus)) {
 		snprintf(err, len,
-			 "bad --placement '%s' (use compact, scatter or a CPU list like 0,2-3)",
+			 "bad --placement '%s' (use compact, smt, scatter or a CPU list like 0,2-3)",
 			 list);
 		return -1;
 	}
@@ -205,7 +243,9 @@ int placement_compute(hwloc_topology_t topo, const char *policy, int n,
 	}
 	placement_alloc(out, n);
 	if (!strcmp(policy, "compact"))
-		ret = place_compact(topo, n, out);
+		ret = place_compact(topo, n, out, 1);
+	else if (!strcmp(policy, "smt"))
+		ret = place_compact(topo, n, out, 0);
 	else if (!strcmp(policy, "scatter"))
 		ret = place_scatter(topo, n, out, err, len);
 	else

@@ -27,9 +27,12 @@ struct placement {
 int topo_load(hwloc_topology_t *topo, char *err, size_t len);
 
 /*
- * policy: "compact" (PUs in logical order), "scatter" (hwloc_distrib over
- * the machine), or an explicit list of OS CPU numbers ("0,2-3"), used in
- * order and repeated when there are more threads than CPUs listed.
+ * policy: "compact" (one thread per core first, cores in logical order,
+ * SMT siblings last), "smt" (PUs in logical order: the caller's SMT
+ * siblings first), "scatter" (hwloc_distrib over the machine), or an
+ * explicit list of OS CPU numbers ("0,2-3"), used in order and repeated
+ * when there are more threads than CPUs listed. compact and smt also wrap
+ * around when there are more threads than PUs.
  */
 int placement_compute(hwloc_topology_t topo, const char *policy, int n,
 		      struct placement *out, char *err, size_t len);

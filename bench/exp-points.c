@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+/*
+ * points: the thread counts (calls) and caller counts (contend) the sweep
+ * measures on this topology, why each is there and where its threads sit
+ * relative to the caller. Nothing is bound or measured and the affinity
+ * mask is not consulted, so MBBENCH_SYNTHETIC, HWLOC_SYNTHETIC or
+ * HWLOC_XMLFILE can name a host of any size: this is how `mbbench sweep
+ * --plan` plans a 256-CPU run on a laptop.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "disturb-plan.h"
+#include "experiment.h"
+#include "points.h"
+#include "util.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: mbbench points [--placement compact|smt|scatter|CPUS] [--format human|csv]\n"
+		"                      [--list threads|callers|npus|disturb-rounds]\n"
+		"The thread counts (calls, with the oversubscribed one) and caller counts\n"
+		"(contend) chosen from the topology, why each is there, and where the\n"
+		"threads of each count sit relative to the caller. Measures nothing; the\n"
+		"topology is this host's, or MBBENCH_SYNTHETIC / HWLOC_SYNTHETIC /\n"
+		"HWLOC_XMLFILE's.\n\n"
+		"  --placement P   as for the experiments (default compact)\n"
+		"  --format F      human (default) or csv: one row per list and count\n"
+		"  --list L        print one value and nothing else: the threads or callers\n"
+		"                  list (1,2,4), the PU count, or disturb's rounds\n");
+}
+
+static int any_cpu(void *arg, int cpu)
+{
+	(void)arg;
+	(void)cpu;
+	return 1;
+}
+
+/* disturb's rounds with every role on this topology (every CPU usable). */
+static int disturb_rounds(hwloc_topology_t topo)
+{
+	struct dplan_in in = { .topo = topo, .cpu_ok = any_cpu, .caller_cpu = -1 };
+	struct round *r = NULL;
+	char err[512];
+	int n = disturb_plan(&in, &r, err, sizeof(err));
+
+	free(r);
+	return n;
+}
+
+static void print_list(hwloc_topology_t topo, const struct tpoint *p, int n,
+		       const char *list, const char *policy, int csv)
+{
+	for (int i = 0; i < n; i++) {
+		struct placement pl;
+		struct relations r;
+		char why[256], err[256], *lg = NULL;
+
+		topo_point_why(p[i].why, why, sizeof(why));
+		if (placement_compute(topo, policy, p[i].t, &pl, err, sizeof(err)))
+			die_usage("%s", err);
+		placement_relations(topo, &pl, 0, pl.n, &r);
+		if (csv) {
+			printf("%s,%d,%s,%d,%d,%d,%d,%d\n", list, p[i].t, why, r.same_core,
+			       r.same_l3, r.same_package, r.same_numa, r.remote);
+		} else {
+			lg = placement_logical_str(&pl, 0, pl.n < 8 ? pl.n : 8);
+			printf("%-8s %5d  %-5d %-5d %-5d %-5d %-6d %s%s  %s\n", list, p[i].t,
+			       r.same_core, r.same_l3, r.same_package, r.same_numa, r.remote,
+			       lg, pl.n > 8 ? ";..." : "", why);
+		}
+		free(lg);
+		placement_free(&pl);
+	}
+}
+
+int exp_points_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "list", required_argument, NULL, 'l' },
+		{ "placement", required_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *policy = "compact", *list = NULL;
+	int csv = 0, c, rc, nt, nc;
+	hwloc_topology_t topo;
+	struct tpoint *tp, *cp;
+	char err[256], sum[256];
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'f':
+			if (strcmp(optarg, "human") && strcmp(optarg, "csv"))
+				die_usage("unknown --format '%s' (use human or csv)", optarg);
+			csv = !strcmp(optarg, "csv");
+			break;
+		case 'l':
+			if (strcmp(optarg, "threads") && strcmp(optarg, "callers") &&
+			    strcmp(optarg, "npus") && strcmp(optarg, "disturb-rounds"))
+				die_usage("unknown --list '%s' (use threads, callers, npus or disturb-rounds)",
+					  optarg);
+			list = optarg;
+			break;
+		case 'p':
+			policy = optarg;
+			break;
+		case ':':
+			die_usage("%s needs a value", argv[optind - 1]);
+		default:
+			die_usage("unknown option '%s' for points (see mbbench points --help)",
+				  argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		die_usage("unexpected argument '%s' (see mbbench points --help)", argv[optind]);
+	rc = topo_load(&topo, err, sizeof(err));
+	if (rc == -2)
+		die_usage("%s", err);
+	if (rc)
+		die("%s", err);
+	nt = topo_thread_points(topo, policy, topo_npus(topo), 1, &tp, err, sizeof(err));
+	if (nt < 0)
+		die_usage("%s", err);
+	nc = topo_caller_points(topo, policy, &cp, err, sizeof(err));
+	if (nc < 0)
+		die_usage("%s", err);
+	if (list) {
+		char *s = NULL;
+
+		if (!strcmp(list, "threads"))
+			s = topo_points_str(tp, nt);
+		else if (!strcmp(list, "callers"))
+			s = topo_points_str(cp, nc);
+		if (s)
+			printf("%s\n", s);
+		else if (!strcmp(list, "npus"))
+			printf("%d\n", topo_npus(topo));
+		else
+			printf("%d\n", disturb_rounds(topo));
+		free(s);
+	} else if (csv) {
+		printf("list,count,why,n_same_core,n_same_l3,n_same_package,n_same_numa,n_remote\n");
+		print_list(topo, tp, nt, "threads", policy, 1);
+		print_list(topo, cp, nc, "callers", policy, 1);
+	} else {
+		topo_summary(topo, sum, sizeof(sum));
+		printf("# topology: %s; placement %s\n", sum, policy);
+		printf("# counts of the other threads: on the caller's core, L3, package, NUMA node; remote\n");
+		printf("# (-1: the topology has no such level); cpus: hwloc logical PUs, caller first\n");
+		printf("%-8s %5s  %-5s %-5s %-5s %-5s %-6s %s  %s\n", "# list", "count",
+		       "core", "l3", "pkg", "numa", "remote", "cpus", "why");
+		print_list(topo, tp, nt, "threads", policy, 0);
+		print_list(topo, cp, nc, "callers", policy, 0);
+	}
+	free(tp);
+	free(cp);
+	hwloc_topology_destroy(topo);
+	return 0;
+}
