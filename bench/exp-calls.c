@@ -189,12 +189,8 @@ int exp_calls_main(int argc, char **argv)
 	struct results res;
 	struct calls_run c = { .max_repeat = 30 };
 	const struct exp_opt calls_opts[] = {
-		OPT_INT("ci-target", "PCT", "repeat each point until its 95% CI is within PCT% of\n"
-			"the mean (at least --repeat, at most --max-repeat times,\n"
-			"after a discarded warm-up); 0: exactly --repeat (default)",
-			&c.ci_target, 0, 50, "(a percentage from 0 to 50)"),
-		OPT_INT("max-repeat", "N", "the most repeats --ci-target may take (default 30)",
-			&c.max_repeat, 2, 100000, "(a count from 2 to 100000)"),
+		OPT_CI_TARGET(&c.ci_target),
+		OPT_MAX_REPEAT(&c.max_repeat),
 		OPT_END(),
 	};
 	struct exp_spec spec = {
@@ -218,8 +214,7 @@ int exp_calls_main(int argc, char **argv)
 	c.o = &o;
 	c.t = &t;
 	c.res = &res;
-	if (c.ci_target && c.max_repeat < o.repeat)
-		die_usage("--max-repeat %d is below --repeat %d (raise --max-repeat)", c.max_repeat, o.repeat);
+	check_ci_opts(c.ci_target, c.max_repeat, o.repeat);
 	c.ns = xcalloc((size_t)(o.repeat > c.max_repeat ? o.repeat : c.max_repeat), sizeof(double));
 	c.cps = xcalloc((size_t)(o.repeat > c.max_repeat ? o.repeat : c.max_repeat), sizeof(double));
 	for_each_point(&o, &ops);

@@ -117,3 +117,9 @@ void for_each_point(const struct opts *o, const struct point_ops *ops)
 			m->teardown(m);
 	}
 }
+
+void check_ci_opts(int ci_target, int max_repeat, int repeat)
+{
+	if (ci_target && max_repeat < repeat)
+		die_usage("--max-repeat %d is below --repeat %d (raise --max-repeat)", max_repeat, repeat);
+}

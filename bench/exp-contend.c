@@ -60,12 +60,17 @@ static const struct col contend_cols[] = {
 	{ "n_same_package", COL_INT },
 	{ "n_same_numa", COL_INT },
 	{ "n_remote", COL_INT },
+	{ "ci_target_pct", COL_NUM },
+	{ "ci_achieved_pct", COL_NUM },
+	{ "ci_target_met", COL_INT },
 };
 
 struct contend_args {
 	int *callers, ncallers;
 	int threads_mode, processes_mode;
 	int spinners;	/* -1: one per CPU beyond the callers */
+	int ci_target;	/* percent, 0: a fixed --repeat */
+	int max_repeat;
 };
 
 static const char *const contend_modes[] = { "threads", "processes", "both", NULL };
@@ -329,30 +334,36 @@ static int proc_spinners(int spinners, int callers, int npus)
 }
 
 static int point(struct results *res, struct table *t, const struct opts *o,
-		 const struct mechanism *m, int processes, int C, int S, double dur)
+		 const struct contend_args *a, const struct mechanism *m,
+		 int processes, int C, int S, double dur)
 {
 	/* Processes mode: S spinners in each caller process. */
 	struct run r = { .m = m, .topo = o->topo, .callers = C,
 			 .spinners = processes ? C * S : S };
 	struct placement pl;
 	char reason[256] = "", *cpus = NULL;
-	double *agg = xcalloc((size_t)o->repeat, sizeof(double));
+	/* With a CI target: one discarded warm-up repeat, then at least
+	 * --repeat and at most --max-repeat until the CI is within it. */
+	int warm = a->ci_target > 0, cap = a->ci_target ? a->max_repeat : o->repeat;
+	double *agg = xcalloc((size_t)cap, sizeof(double));
 	double per_sum = 0, per_min = 1e300, per_max = 0;
 	struct hist all;
-	int row, err = 0, ok = 1;
+	int row, err = 0, ok = 1, nrep = 0;
 	struct summary s;
 
 	hist_init(&all);
 	if (placement_compute(o->topo, o->placement, C + r.spinners, &pl, reason,
 			      sizeof(reason)))
 		ok = 0;
-	for (int rep = 0; ok && rep < o->repeat; rep++) {
+	for (int rep = -warm; ok && rep < cap; rep++) {
 		double sum = 0;
 
 		r.pl = &pl;
 		r.sh = shared_map(C);
 		if (run_once(&r, processes, dur, reason, sizeof(reason))) {
 			ok = 0;
+		} else if (rep < 0) {
+			/* the warm-up: measured, not kept */
 		} else {
 			for (int c = 0; c < C; c++) {
 				struct caller_slot *cs = &r.sh->slot[c];
@@ -369,8 +380,14 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 				hist_merge(&all, &cs->h);
 			}
 			agg[rep] = sum;
+			nrep = rep + 1;
 		}
 		munmap(r.sh, shared_size(C));
+		if (ok && a->ci_target && nrep >= o->repeat && nrep >= 3) {
+			summarize(agg, nrep, &s);
+			if (s.mean > 0 && s.ci95 <= s.mean * a->ci_target / 100.0)
+				break;
+		}
 	}
 	row = table_add_row(t);
 	table_set_str(t, row, "mechanism", m->name);
@@ -394,11 +411,21 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 	if (!ok) {
 		row_skip(t, row, reason);
 	} else {
-		summarize(agg, o->repeat, &s);
-		table_set_int(t, row, "repeats", o->repeat);
+		summarize(agg, nrep, &s);
+		table_set_int(t, row, "repeats", nrep);
 		table_set_num(t, row, "aggregate_calls_per_s", s.mean);
 		table_set_num(t, row, "aggregate_calls_per_s_ci95", s.ci95);
-		table_set_num(t, row, "per_caller_calls_per_s", per_sum / (C * o->repeat));
+		table_set_num(t, row, "per_caller_calls_per_s", per_sum / (C * nrep));
+		if (a->ci_target && s.mean > 0) {
+			double got = 100.0 * s.ci95 / s.mean;
+
+			table_set_num(t, row, "ci_target_pct", a->ci_target);
+			table_set_num(t, row, "ci_achieved_pct", got);
+			table_set_int(t, row, "ci_target_met", got <= a->ci_target);
+			if (got > a->ci_target)
+				results_note(res, "%s %s C=%d: 95%% CI %.1f%% of the mean after %d repeats, above the %d%% target (--max-repeat reached)",
+					     m->name, processes ? "processes" : "threads", C, got, nrep, a->ci_target);
+		}
 		table_set_num(t, row, "per_caller_min_calls_per_s", per_min);
 		table_set_num(t, row, "per_caller_max_calls_per_s", per_max);
 		table_set_num(t, row, "p50_ns", hist_percentile(&all, 50));
@@ -420,7 +447,7 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 
 int exp_contend_main(int argc, char **argv)
 {
-	struct contend_args a = { .spinners = -1 };
+	struct contend_args a = { .spinners = -1, .max_repeat = 30 };
 	int mode_arg = MODE_THREADS;
 	const struct exp_opt contend_opts[] = {
 		OPT_INT_LIST("callers", "LIST", "caller counts C (default: from the topology and\n"
@@ -435,6 +462,8 @@ int exp_contend_main(int argc, char **argv)
 			"process (processes mode, at most 4 x CPUs / C - 1);\n"
 			"default CPUs - 1",
 			&a.spinners, 0, 4096, "(a count from 0 to 4096)"),
+		OPT_CI_TARGET(&a.ci_target),
+		OPT_MAX_REPEAT(&a.max_repeat),
 		OPT_END(),
 	};
 	struct exp_spec spec = {
@@ -453,6 +482,7 @@ int exp_contend_main(int argc, char **argv)
 	int npus, npoints, pointno = 0;
 
 	opts_parse(argc, argv, &spec, &o);
+	check_ci_opts(a.ci_target, a.max_repeat, o.repeat);
 	a.threads_mode = mode_arg == MODE_THREADS || mode_arg == MODE_BOTH;
 	a.processes_mode = mode_arg == MODE_PROCESSES || mode_arg == MODE_BOTH;
 	if (o.iterations)
@@ -498,7 +528,7 @@ int exp_contend_main(int argc, char **argv)
 					row_skip(&t, row, reason);
 					continue;
 				}
-				point(&res, &t, &o, m, mode, a.callers[ci], S, o.duration_s);
+				point(&res, &t, &o, &a, m, mode, a.callers[ci], S, o.duration_s);
 				if (m->teardown)
 					m->teardown(m);
 			}

@@ -59,4 +59,16 @@ struct point_ops {
 };
 void for_each_point(const struct opts *o, const struct point_ops *ops);
 
+/* --ci-target and --max-repeat, for an experiment that repeats adaptively. */
+#define OPT_CI_TARGET(ptr)							\
+	OPT_INT("ci-target", "PCT", "repeat each point until its 95% CI is within PCT% of\n" \
+		"the mean (at least --repeat, at most --max-repeat times,\n"	\
+		"after a discarded warm-up); 0: exactly --repeat (default)",	\
+		ptr, 0, 50, "(a percentage from 0 to 50)")
+#define OPT_MAX_REPEAT(ptr)							\
+	OPT_INT("max-repeat", "N", "the most repeats --ci-target may take (default 30)", \
+		ptr, 2, 100000, "(a count from 2 to 100000)")
+/* --max-repeat below --repeat with a CI target is a usage error. */
+void check_ci_opts(int ci_target, int max_repeat, int repeat);
+
 #endif

@@ -9,7 +9,7 @@ if ! command -v "$PY" >/dev/null 2>&1; then
 	echo "1..0 # SKIP python3 not found"
 	exit 0
 fi
-plan 7
+plan 9
 if "$MBBENCH" list --format csv | grep -q '^membarrier-private-expedited,1,'; then
 	"$MBBENCH" contend --mechanism membarrier-private-expedited,signal --callers 1,2 \
 		--mode both --duration 0.1 --repeat 2 --format csv >"$TMP/c.csv" 2>"$TMP/err"
@@ -89,4 +89,15 @@ PY
 else
 	skip "register under a thread limit: needs root (to drop to an unprivileged user), setpriv and prlimit"
 fi
+# An adaptive contend point: a warm-up, then 3 to --max-repeat repeats until
+# the CI target, recorded in the row.
+"$MBBENCH" contend --mechanism membarrier-private-expedited --callers 1 --mode threads \
+	--duration 0.05 --repeat 2 --ci-target 50 --max-repeat 4 --format csv >"$TMP/ad.csv" 2>/dev/null &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		{ r = $h["repeats"]; exit !(r >= 3 && r <= 4 && $h["ci_target_pct"] == 50 &&
+			$h["ci_achieved_pct"] != "" && ($h["ci_target_met"] == 1) == ($h["ci_achieved_pct"] <= 50)) }' "$TMP/ad.csv"
+ok $? "contend --ci-target 50 --max-repeat 4: $(awk -F, 'NR == 2' "$TMP/ad.csv" | cut -c1-60)..."
+"$MBBENCH" contend --ci-target 5 --repeat 3 --max-repeat 2 >"$TMP/ad2.out" 2>"$TMP/ad2.err"
+[ $? -eq 2 ] && [ ! -s "$TMP/ad2.out" ] && [ "$(wc -l <"$TMP/ad2.err")" -eq 1 ]
+ok $? "contend --max-repeat below --repeat: exit 2, $(cat "$TMP/ad2.err")"
 done_testing
