@@ -136,15 +136,11 @@ static void calls_fill(void *ctx, int row, const struct mechanism *m, int T,
 	table_set_num(t, row, "calls_per_s", s_cps.mean);
 	table_set_num(t, row, "calls_per_s_ci95", s_cps.ci95);
 	table_set_num(t, row, "cv", s_ns.cv);
-	if (c->ci_target && s_ns.mean > 0) {
-		double got = 100.0 * s_ns.ci95 / s_ns.mean;
+	if (c->ci_target) {
+		char what[128];
 
-		table_set_num(t, row, "ci_target_pct", c->ci_target);
-		table_set_num(t, row, "ci_achieved_pct", got);
-		table_set_int(t, row, "ci_target_met", got <= c->ci_target);
-		if (got > c->ci_target)
-			results_note(c->res, "%s T=%d: 95%% CI %.1f%% of the mean after %d repeats, above the %d%% target (--max-repeat reached)",
-				     m->name, T, got, n, c->ci_target);
+		snprintf(what, sizeof(what), "%s T=%d", m->name, T);
+		table_set_ci_target(t, row, c->res, c->ci_target, &s_ns, n, what);
 	}
 	if (s_ns.cv > 0.10)
 		results_note(c->res, "%s T=%d: CV %.0f%% is high; more --repeat or a quieter host", m->name, T, s_ns.cv * 100);

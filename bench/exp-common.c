@@ -123,3 +123,19 @@ void check_ci_opts(int ci_target, int max_repeat, int repeat)
 	if (ci_target && max_repeat < repeat)
 		die_usage("--max-repeat %d is below --repeat %d (raise --max-repeat)", max_repeat, repeat);
 }
+
+void table_set_ci_target(struct table *t, int row, struct results *res, int target,
+			 const struct summary *s, int nrep, const char *what)
+{
+	double got;
+
+	if (s->mean <= 0)
+		return;
+	got = 100.0 * s->ci95 / s->mean;
+	table_set_num(t, row, "ci_target_pct", target);
+	table_set_num(t, row, "ci_achieved_pct", got);
+	table_set_int(t, row, "ci_target_met", got <= target);
+	if (got > target)
+		results_note(res, "%s: 95%% CI %.1f%% of the mean after %d repeats, above the %d%% target (--max-repeat reached)",
+			     what, got, nrep, target);
+}

@@ -416,15 +416,12 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 		table_set_num(t, row, "aggregate_calls_per_s", s.mean);
 		table_set_num(t, row, "aggregate_calls_per_s_ci95", s.ci95);
 		table_set_num(t, row, "per_caller_calls_per_s", per_sum / (C * nrep));
-		if (a->ci_target && s.mean > 0) {
-			double got = 100.0 * s.ci95 / s.mean;
+		if (a->ci_target) {
+			char what[128];
 
-			table_set_num(t, row, "ci_target_pct", a->ci_target);
-			table_set_num(t, row, "ci_achieved_pct", got);
-			table_set_int(t, row, "ci_target_met", got <= a->ci_target);
-			if (got > a->ci_target)
-				results_note(res, "%s %s C=%d: 95%% CI %.1f%% of the mean after %d repeats, above the %d%% target (--max-repeat reached)",
-					     m->name, processes ? "processes" : "threads", C, got, nrep, a->ci_target);
+			snprintf(what, sizeof(what), "%s %s C=%d", m->name,
+				 processes ? "processes" : "threads", C);
+			table_set_ci_target(t, row, res, a->ci_target, &s, nrep, what);
 		}
 		table_set_num(t, row, "per_caller_min_calls_per_s", per_min);
 		table_set_num(t, row, "per_caller_max_calls_per_s", per_max);

@@ -70,5 +70,10 @@ void for_each_point(const struct opts *o, const struct point_ops *ops);
 		ptr, 2, 100000, "(a count from 2 to 100000)")
 /* --max-repeat below --repeat with a CI target is a usage error. */
 void check_ci_opts(int ci_target, int max_repeat, int repeat);
+/* The cells ci_target_pct, ci_achieved_pct, ci_target_met of a row whose
+ * repeats s summarizes, and a note naming `what` when the target was missed. */
+struct results;
+void table_set_ci_target(struct table *t, int row, struct results *res, int target,
+			 const struct summary *s, int nrep, const char *what);
 
 #endif
