@@ -4,6 +4,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 mkdir "$TMP/ro" && chmod 555 "$TMP/ro"
+: >"$TMP/afile"
 mkdir "$TMP/adir"
 CPUS=$(getconf _NPROCESSORS_ONLN)
 
@@ -58,11 +59,12 @@ bad synthetic topology variable|MBBENCH_SYNTHETIC=pack:zz calls --iterations 10
 bad hwloc synthetic variable|HWLOC_SYNTHETIC=pack:zz list
 unreadable hwloc XML variable|HWLOC_XMLFILE=$TMP/none.xml list
 json path is the output directory|latency --output $TMP/jo --json $TMP/jo
-output name too long|calls --output $TMP/$(printf '%0300d' 0)"
+output name too long|calls --output $TMP/$(printf '%0300d' 0)
+output under a file|latency --output $TMP/afile/sub"
 
 n=$(printf '%s\n' "$cases" | wc -l)
 # Running as root ignores directory permissions: those two cases then skip.
-plan $((n * 2))
+plan $((n * 2 + 1))
 while IFS='|' read -r name args; do
 	case "$name" in *unwritable*)
 		if [ "$(id -u)" -eq 0 ] && touch "$TMP/ro/probe" 2>/dev/null; then
@@ -91,4 +93,6 @@ while IFS='|' read -r name args; do
 done <<CASES
 $cases
 CASES
+"$MBBENCH" latency --output "$TMP/afile/sub" 2>&1 | grep -q "$TMP/afile is a file, not a directory"
+ok $? "a path under a file says so (not 'directory does not exist')"
 done_testing

@@ -26,8 +26,10 @@ missing bzImage|scale --smp 2 --kernel A=$TMP/none --kernels fixed
 kernel named twice|scale --smp 2 --kernels fixed,fixed
 kernel name that is not a folder name|scale --smp 2 --kernel ../x=$TMP/full/x
 --kernels without a list|scale --smp 2 --kernels
-empty element in the vCPU list|scale --smp 2,,4"
-plan "$(printf '%s\n' "$cases" | wc -l)"
+empty element in the vCPU list|scale --smp 2,,4
+vCPU count of 20 digits|scale --smp 99999999999999999999
+output folder that is a file|scale --smp 2 --mbbench-static $MBBENCH --out $TMP/full/x"
+plan $(($(printf '%s\n' "$cases" | wc -l) + 2))
 while IFS='|' read -r name args; do
 	# shellcheck disable=SC2086
 	sh "$SWEEP" $args >"$TMP/out" 2>"$TMP/err"
@@ -38,4 +40,9 @@ while IFS='|' read -r name args; do
 done <<CASES
 $cases
 CASES
+# The messages say what is wrong.
+sh "$SWEEP" scale --smp 99999999999999999999 2>&1 | grep -q "above the kernel's CONFIG_NR_CPUS"
+ok $? "a 20-digit vCPU count: no shell error, the limit named"
+sh "$SWEEP" scale --smp 2 --mbbench-static "$MBBENCH" --out "$TMP/full/x" 2>&1 | grep -q 'is a file, not a directory'
+ok $? "--out naming a file: said so (not 'not empty')"
 done_testing
