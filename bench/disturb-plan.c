@@ -60,10 +60,34 @@ int disturb_plan(struct dplan_in *d, struct round **out, char *err, size_t len)
 		FAIL(DPLAN_HOST, "disturb needs a CPU besides the caller's; this host has one CPU");
 
 	if (!d->roles) {
-		for (int i = 0; i < NR_ROLES; i++)
-			req[nreq++] = (struct slot){ (enum role)i, -1 };
-		if (nreq > nvictim)
-			d->in_turn = 1;
+		/*
+		 * Every role. Where the caller's package (or NUMA node) and
+		 * another both have a CPU for each role, each role runs on
+		 * both at once: a victim next to the caller and a remote one.
+		 */
+		int local[DPLAN_MAX_SLOTS], remote[DPLAN_MAX_SLOTS], nl = 0, nr = 0;
+
+		for (int i = 0; i < nvictim; i++) {
+			int far = !strcmp(topo_where(d->topo, d->caller_cpu, victims[i]), "remote");
+
+			if (far && nr < DPLAN_MAX_SLOTS)
+				remote[nr++] = victims[i];
+			else if (!far && nl < DPLAN_MAX_SLOTS)
+				local[nl++] = victims[i];
+		}
+		/* (CPU 0, first in compact order, can only go to the first
+		 * role, idle: never to an RT spinner.) */
+		if (!d->in_turn && nl >= NR_ROLES && nr >= NR_ROLES) {
+			for (int i = 0; i < NR_ROLES; i++) {
+				req[nreq++] = (struct slot){ (enum role)i, local[i] };
+				req[nreq++] = (struct slot){ (enum role)i, remote[i] };
+			}
+		} else {
+			for (int i = 0; i < NR_ROLES; i++)
+				req[nreq++] = (struct slot){ (enum role)i, -1 };
+			if (nreq > nvictim)
+				d->in_turn = 1;
+		}
 	} else {
 		copy = xstrdup(d->roles);
 		for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {

@@ -59,6 +59,7 @@ static const struct col disturb_cols[] = {
 	{ "max_ns", COL_NUM },
 	{ "status", COL_STR },
 	{ "skip_reason", COL_STR },
+	{ "where", COL_STR },
 };
 
 /* --rate N, N/s or max (0). */
@@ -129,6 +130,7 @@ int disturb_row(struct run_ctx *c, const struct mechanism *m, int round,
 	table_set_int(t, r, "round", round);
 	table_set_str(t, r, "role", role);
 	table_set_int(t, r, "cpu", cpu);
+	table_set_str(t, r, "where", topo_where(c->o->topo, c->d->caller_cpu, cpu));
 	table_set_str(t, r, "phase", phase);
 	table_set_str(t, r, "victim", victim);
 	if (c->d->rate > 0)

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: MIT
 # Figure 3: IPIs per barrier received by each victim role, per mechanism
 # (storm minus baseline): private commands should hit only self-spin CPUs,
-# v1 every CPU. One bar group per round and role (the caller appears in
+# v1 every CPU. One bar group per round, role and CPU (the caller appears in
 # every round), one bar per mechanism. Reads disturb.csv only.
-# Variables: in, mechs, title_text, style, groups ("ROUND:ROLE ...", set by
-# plots/plot).
+# Variables: in, mechs, title_text, style, groups ("ROUND:ROLE@CPU ...", set
+# by plots/plot).
 load style
 set datafile separator ","
 set datafile columnheaders
@@ -27,6 +27,6 @@ do for [i = 1:ng] {
 	set xtics add (sprintf("r%s %s", g[1:strstrt(g, ":") - 1], g[strstrt(g, ":") + 1:]) i)
 }
 sel(k) = (strcol("mechanism") eq word(mechs, k) && strcol("phase") eq "storm" && strcol("status") eq "ok")
-grp(dummy) = gidx(strcol("round").":".strcol("role"), 1)
+grp(dummy) = gidx(strcol("round").":".strcol("role")."@".strcol("cpu"), 1)
 plot for [k = 1:n] in using (grp(0) - 0.4 + bw * (k - 0.5)):(sel(k) ? column("ipis_per_barrier") : NaN) \
 	with boxes lc rgb C[(k - 1) % 12 + 1] title word(mechs, k) noenhanced

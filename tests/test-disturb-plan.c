@@ -86,7 +86,7 @@ static void refuse(const char *roles, int caller, int in_turn, int tool, int cod
 
 int main(void)
 {
-	plan(21);
+	plan(25);
 	load("pack:1 core:8 pu:1");
 	want(NULL, -1, 0, 0,
 	     "c0:idle@1 self-spin@2 self-sleep@3 foreign-spin@4 foreign-rt@5 foreign-sleep@6");
@@ -104,6 +104,23 @@ int main(void)
 	refuse("foreign-rt@0", 1, 0, 0, DPLAN_USAGE, "foreign-rt@0: an RT spinner never runs on CPU 0");
 	refuse("idle", 99, 0, 0, DPLAN_USAGE, "--caller-cpu 99: no such CPU");
 	refuse("", 0, 0, 0, DPLAN_USAGE, "--roles needs at least one role");
+
+	/* Big hosts: with a CPU per role next to the caller and on another
+	 * package (or NUMA node), each role runs on both at once. */
+	load("pack:2 core:8 pu:1");
+	want(NULL, -1, 0, 0,
+	     "c0:idle@1 idle@8 self-spin@2 self-spin@9 self-sleep@3 self-sleep@10 "
+	     "foreign-spin@4 foreign-spin@11 foreign-rt@5 foreign-rt@12 foreign-sleep@6 foreign-sleep@13");
+	load("pack:1 node:2 core:8 pu:1");
+	want(NULL, -1, 0, 0,
+	     "c0:idle@1 idle@8 self-spin@2 self-spin@9 self-sleep@3 self-sleep@10 "
+	     "foreign-spin@4 foreign-spin@11 foreign-rt@5 foreign-rt@12 foreign-sleep@6 foreign-sleep@13");
+	ok(!strcmp(topo_where(topo, 0, 8), "remote") && !strcmp(topo_where(topo, 0, 7), "local") &&
+	   !strcmp(topo_where(topo, 3, 3), "caller"), "CPU 8 is remote from CPU 0 across NUMA nodes, CPU 7 local");
+	/* Too few CPUs on one side: every role once, as before. */
+	load("pack:2 core:4 pu:1");
+	want(NULL, -1, 0, 0,
+	     "c0:idle@1 self-spin@2 self-sleep@3 foreign-spin@4 foreign-rt@5 foreign-sleep@6");
 
 	load("pack:1 core:2 pu:1");
 	want(NULL, -1, 0, 0,

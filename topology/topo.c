@@ -102,6 +102,25 @@ static void mark_oversubscribed(struct placement *p)
 			}
 }
 
+const char *topo_where(hwloc_topology_t topo, int a, int b)
+{
+	hwloc_obj_t pa, pb, ka, kb;
+
+	if (a == b)
+		return "caller";
+	pa = hwloc_get_pu_obj_by_os_index(topo, (unsigned)a);
+	pb = hwloc_get_pu_obj_by_os_index(topo, (unsigned)b);
+	if (!pa || !pb)
+		return "local";
+	ka = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_PACKAGE, pa);
+	kb = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_PACKAGE, pb);
+	if (ka && kb && ka != kb)
+		return "remote";
+	if (pa->nodeset && pb->nodeset && !hwloc_bitmap_isequal(pa->nodeset, pb->nodeset))
+		return "remote";
+	return "local";
+}
+
 int placement_distinct_cpus(const struct placement *p)
 {
 	int n = 0;

@@ -37,6 +37,11 @@ int topo_load(hwloc_topology_t *topo, char *err, size_t len);
 int placement_compute(hwloc_topology_t topo, const char *policy, int n,
 		      struct placement *out, char *err, size_t len);
 void placement_free(struct placement *p);
+/*
+ * Where OS CPU b is from OS CPU a: "remote" on another package or NUMA
+ * node, "local" otherwise, "caller" when they are the same CPU.
+ */
+const char *topo_where(hwloc_topology_t topo, int a, int b);
 /* How many different CPUs the threads are on. */
 int placement_distinct_cpus(const struct placement *p);
 /* "0;1;1" (OS numbers), for CSV cells. */
