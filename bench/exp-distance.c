@@ -52,7 +52,8 @@ static int parse_levels(const char *arg, void *dest)
 {
 	char *copy = xstrdup(arg), *save = NULL;
 	unsigned *mask = dest;
-	int bad = 0;
+	size_t len = strlen(arg);
+	int bad = !len || arg[0] == ',' || arg[len - 1] == ',' || strstr(arg, ",,");
 
 	*mask = 0;
 	if (!strcmp(arg, "all")) {
