@@ -12,8 +12,7 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,11 +53,7 @@ struct calls_run {
 	const struct opts *o;
 	struct table *t;
 	struct results *res;
-	double *ns, *cps;	/* per repeat */
-	int nrep;		/* repeats taken at this point */
-	int ci_target;		/* percent, 0: a fixed --repeat */
-	int max_repeat;
-	double calls_sum;
+	struct repeats rp;
 	const struct mechanism *null_mech;	/* measured: check the harness */
 };
 
@@ -79,41 +74,9 @@ static int calls_row(void *ctx, const struct mechanism *m, int threads)
 static int calls_measure(void *ctx, const struct mechanism *m, int T)
 {
 	struct calls_run *c = ctx;
-	const struct opts *o = c->o;
-	int err = harness_warmup(m, o->iterations ? 0.02 : o->duration_s / 10);
-
-	int cap = c->ci_target ? c->max_repeat : o->repeat;
 
 	(void)T;
-	memset(c->ns, 0, sizeof(double) * (size_t)cap);
-	memset(c->cps, 0, sizeof(double) * (size_t)cap);
-	c->calls_sum = 0;
-	c->nrep = 0;
-	if (c->ci_target && !err) {	/* a warm-up repeat, discarded */
-		struct measure me;
-
-		harness_measure(m, o->iterations, o->duration_s, NULL, &me);
-		err = me.err;
-	}
-	for (int r = 0; r < cap && !err; r++) {
-		struct measure me;
-		struct summary s;
-
-		harness_measure(m, o->iterations, o->duration_s, NULL, &me);
-		err = me.err;
-		if (!me.calls)
-			break;
-		c->ns[r] = (double)me.ns / (double)me.calls;
-		c->cps[r] = 1e9 / c->ns[r];
-		c->calls_sum += (double)me.calls;
-		c->nrep = r + 1;
-		if (!c->ci_target || c->nrep < o->repeat || c->nrep < 3)
-			continue;
-		summarize(c->ns, c->nrep, &s);
-		if (s.mean > 0 && s.ci95 <= s.mean * c->ci_target / 100.0)
-			break;
-	}
-	return err;
+	return repeats_measure(&c->rp, c->o, m);
 }
 
 static void calls_fill(void *ctx, int row, const struct mechanism *m, int T,
@@ -122,28 +85,19 @@ static void calls_fill(void *ctx, int row, const struct mechanism *m, int T,
 	struct calls_run *c = ctx;
 	struct table *t = c->t;
 	struct summary s_ns, s_cps;
+	int n = c->rp.n ? c->rp.n : 1;
+	double *cps = xcalloc((size_t)n, sizeof(double));
+	char what[128];
 
-	int n = c->nrep ? c->nrep : 1;
-
-	summarize(c->ns, n, &s_ns);
-	summarize(c->cps, n, &s_cps);
+	snprintf(what, sizeof(what), "%s T=%d", m->name, T);
+	repeats_fill(&c->rp, t, row, c->res, what, &s_ns);
+	for (int i = 0; i < n; i++)
+		cps[i] = c->rp.ns[i] > 0 ? 1e9 / c->rp.ns[i] : 0;
+	summarize(cps, n, &s_cps);
+	free(cps);
 	table_set_int(t, row, "oversubscribed", pl->oversubscribed);
-	table_set_int(t, row, "repeats", n);
-	table_set_num(t, row, "calls_per_repeat", c->calls_sum / n);
-	table_set_num(t, row, "ns_per_call", s_ns.mean);
-	table_set_num(t, row, "ns_per_call_stddev", s_ns.stddev);
-	table_set_num(t, row, "ns_per_call_ci95", s_ns.ci95);
 	table_set_num(t, row, "calls_per_s", s_cps.mean);
 	table_set_num(t, row, "calls_per_s_ci95", s_cps.ci95);
-	table_set_num(t, row, "cv", s_ns.cv);
-	if (c->ci_target) {
-		char what[128];
-
-		snprintf(what, sizeof(what), "%s T=%d", m->name, T);
-		table_set_ci_target(t, row, c->res, c->ci_target, &s_ns, n, what);
-	}
-	if (s_ns.cv > 0.10)
-		results_note(c->res, "%s T=%d: CV %.0f%% is high; more --repeat or a quieter host", m->name, T, s_ns.cv * 100);
 	if (pl->oversubscribed)
 		results_note(c->res, "%s T=%d: oversubscribed (%d threads on %d CPU%s): numbers include scheduling", m->name, T, T,
 			     placement_distinct_cpus(pl), placement_distinct_cpus(pl) == 1 ? "" : "s");
@@ -183,10 +137,9 @@ int exp_calls_main(int argc, char **argv)
 	struct opts o;
 	struct table t;
 	struct results res;
-	struct calls_run c = { .max_repeat = 30 };
+	struct calls_run c = { .rp = REPEATS_INIT };
 	const struct exp_opt calls_opts[] = {
-		OPT_CI_TARGET(&c.ci_target),
-		OPT_MAX_REPEAT(&c.max_repeat),
+		REPEATS_OPTS(&c.rp),
 		OPT_END(),
 	};
 	struct exp_spec spec = {
@@ -210,12 +163,9 @@ int exp_calls_main(int argc, char **argv)
 	c.o = &o;
 	c.t = &t;
 	c.res = &res;
-	check_ci_opts(c.ci_target, c.max_repeat, o.repeat);
-	c.ns = xcalloc((size_t)(o.repeat > c.max_repeat ? o.repeat : c.max_repeat), sizeof(double));
-	c.cps = xcalloc((size_t)(o.repeat > c.max_repeat ? o.repeat : c.max_repeat), sizeof(double));
+	repeats_begin(&c.rp, &o);
 	for_each_point(&o, &ops);
-	free(c.ns);
-	free(c.cps);
+	repeats_end(&c.rp);
 	if (c.null_mech)
 		overhead_check(&res, &o, c.null_mech);
 	results_emit(&res);

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* Probe/setup, team start and the point loop shared by calls and latency. */
+/*
+ * Probe/setup, team start and the point loop shared by calls and latency;
+ * the adaptive repeats shared by calls and distance.
+ */
 #include "config.h"
 
 #include <stdio.h>
@@ -118,10 +121,79 @@ void for_each_point(const struct opts *o, const struct point_ops *ops)
 	}
 }
 
-void check_ci_opts(int ci_target, int max_repeat, int repeat)
+void repeats_check(const struct repeats *rp, const struct opts *o)
 {
-	if (ci_target && max_repeat < repeat)
-		die_usage("--max-repeat %d is below --repeat %d (raise --max-repeat)", max_repeat, repeat);
+	if (rp->ci_target && rp->max_repeat < o->repeat)
+		die_usage("--max-repeat %d is below --repeat %d (raise --max-repeat)",
+			  rp->max_repeat, o->repeat);
+}
+
+void repeats_begin(struct repeats *rp, const struct opts *o)
+{
+	int cap = o->repeat > rp->max_repeat ? o->repeat : rp->max_repeat;
+
+	repeats_check(rp, o);
+	rp->ns = xcalloc((size_t)cap, sizeof(double));
+	rp->n = 0;
+	rp->calls_sum = 0;
+}
+
+int repeats_measure(struct repeats *rp, const struct opts *o, const struct mechanism *m)
+{
+	int err = harness_warmup(m, o->iterations ? 0.02 : o->duration_s / 10);
+	int cap = rp->ci_target ? rp->max_repeat : o->repeat;
+
+	memset(rp->ns, 0, sizeof(double) * (size_t)cap);
+	rp->calls_sum = 0;
+	rp->n = 0;
+	if (rp->ci_target && !err) {	/* a warm-up repeat, discarded */
+		struct measure me;
+
+		harness_measure(m, o->iterations, o->duration_s, NULL, &me);
+		err = me.err;
+	}
+	for (int r = 0; r < cap && !err; r++) {
+		struct measure me;
+		struct summary s;
+
+		harness_measure(m, o->iterations, o->duration_s, NULL, &me);
+		err = me.err;
+		if (!me.calls)
+			break;
+		rp->ns[r] = (double)me.ns / (double)me.calls;
+		rp->calls_sum += (double)me.calls;
+		rp->n = r + 1;
+		if (!rp->ci_target || rp->n < o->repeat || rp->n < 3)
+			continue;
+		summarize(rp->ns, rp->n, &s);
+		if (s.mean > 0 && s.ci95 <= s.mean * rp->ci_target / 100.0)
+			break;
+	}
+	return err;
+}
+
+void repeats_fill(const struct repeats *rp, struct table *t, int row, struct results *res,
+		  const char *what, struct summary *s)
+{
+	int n = rp->n ? rp->n : 1;
+
+	summarize(rp->ns, n, s);
+	table_set_int(t, row, "repeats", n);
+	table_set_num(t, row, "calls_per_repeat", rp->calls_sum / n);
+	table_set_num(t, row, "ns_per_call", s->mean);
+	table_set_num(t, row, "ns_per_call_stddev", s->stddev);
+	table_set_num(t, row, "ns_per_call_ci95", s->ci95);
+	table_set_num(t, row, "cv", s->cv);
+	if (rp->ci_target)
+		table_set_ci_target(t, row, res, rp->ci_target, s, n, what);
+	if (s->cv > 0.10)
+		results_note(res, "%s: CV %.0f%% is high; more --repeat or a quieter host", what, s->cv * 100);
+}
+
+void repeats_end(struct repeats *rp)
+{
+	free(rp->ns);
+	rp->ns = NULL;
 }
 
 void table_set_ci_target(struct table *t, int row, struct results *res, int target,

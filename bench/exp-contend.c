@@ -69,8 +69,7 @@ struct contend_args {
 	int *callers, ncallers;
 	int threads_mode, processes_mode;
 	int spinners;	/* -1: one per CPU beyond the callers */
-	int ci_target;	/* percent, 0: a fixed --repeat */
-	int max_repeat;
+	struct repeats rep;	/* --ci-target, --max-repeat */
 };
 
 static const char *const contend_modes[] = { "threads", "processes", "both", NULL };
@@ -344,7 +343,7 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 	char reason[256] = "", *cpus = NULL;
 	/* With a CI target: one discarded warm-up repeat, then at least
 	 * --repeat and at most --max-repeat until the CI is within it. */
-	int warm = a->ci_target > 0, cap = a->ci_target ? a->max_repeat : o->repeat;
+	int warm = a->rep.ci_target > 0, cap = a->rep.ci_target ? a->rep.max_repeat : o->repeat;
 	double *agg = xcalloc((size_t)cap, sizeof(double));
 	double per_sum = 0, per_min = 1e300, per_max = 0;
 	struct hist all;
@@ -383,9 +382,9 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 			nrep = rep + 1;
 		}
 		munmap(r.sh, shared_size(C));
-		if (ok && a->ci_target && nrep >= o->repeat && nrep >= 3) {
+		if (ok && a->rep.ci_target && nrep >= o->repeat && nrep >= 3) {
 			summarize(agg, nrep, &s);
-			if (s.mean > 0 && s.ci95 <= s.mean * a->ci_target / 100.0)
+			if (s.mean > 0 && s.ci95 <= s.mean * a->rep.ci_target / 100.0)
 				break;
 		}
 	}
@@ -416,12 +415,12 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 		table_set_num(t, row, "aggregate_calls_per_s", s.mean);
 		table_set_num(t, row, "aggregate_calls_per_s_ci95", s.ci95);
 		table_set_num(t, row, "per_caller_calls_per_s", per_sum / (C * nrep));
-		if (a->ci_target) {
+		if (a->rep.ci_target) {
 			char what[128];
 
 			snprintf(what, sizeof(what), "%s %s C=%d", m->name,
 				 processes ? "processes" : "threads", C);
-			table_set_ci_target(t, row, res, a->ci_target, &s, nrep, what);
+			table_set_ci_target(t, row, res, a->rep.ci_target, &s, nrep, what);
 		}
 		table_set_num(t, row, "per_caller_min_calls_per_s", per_min);
 		table_set_num(t, row, "per_caller_max_calls_per_s", per_max);
@@ -444,7 +443,7 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 
 int exp_contend_main(int argc, char **argv)
 {
-	struct contend_args a = { .spinners = -1, .max_repeat = 30 };
+	struct contend_args a = { .spinners = -1, .rep = REPEATS_INIT };
 	int mode_arg = MODE_THREADS;
 	const struct exp_opt contend_opts[] = {
 		OPT_INT_LIST("callers", "LIST", "caller counts C (default: from the topology and\n"
@@ -459,8 +458,7 @@ int exp_contend_main(int argc, char **argv)
 			"process (processes mode, at most 4 x CPUs / C - 1);\n"
 			"default CPUs - 1",
 			&a.spinners, 0, 4096, "(a count from 0 to 4096)"),
-		OPT_CI_TARGET(&a.ci_target),
-		OPT_MAX_REPEAT(&a.max_repeat),
+		REPEATS_OPTS(&a.rep),
 		OPT_END(),
 	};
 	struct exp_spec spec = {
@@ -479,7 +477,7 @@ int exp_contend_main(int argc, char **argv)
 	int npus, npoints, pointno = 0;
 
 	opts_parse(argc, argv, &spec, &o);
-	check_ci_opts(a.ci_target, a.max_repeat, o.repeat);
+	repeats_check(&a.rep, &o);
 	a.threads_mode = mode_arg == MODE_THREADS || mode_arg == MODE_BOTH;
 	a.processes_mode = mode_arg == MODE_PROCESSES || mode_arg == MODE_BOTH;
 	if (o.iterations)

@@ -23,7 +23,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: mbbench points [--placement compact|smt|scatter|CPUS] [--format human|csv]\n"
-		"                      [--list threads|callers|npus|disturb-rounds]\n"
+		"                      [--list threads|callers|npus|disturb-rounds|distance-levels]\n"
 		"The thread counts (calls, with the oversubscribed one) and caller counts\n"
 		"(contend) chosen from the topology, why each is there, and where the\n"
 		"threads of each count sit relative to the caller. Measures nothing; the\n"
@@ -32,7 +32,8 @@ static void usage(FILE *f)
 		"  --placement P   as for the experiments (default compact)\n"
 		"  --format F      human (default) or csv: one row per list and count\n"
 		"  --list L        print one value and nothing else: the threads or callers\n"
-		"                  list (1,2,4), the PU count, or disturb's rounds\n");
+		"                  list (1,2,4), the PU count, disturb's rounds, or how\n"
+		"                  many levels distance can measure\n");
 }
 
 static int any_cpu(void *arg, int cpu)
@@ -51,6 +52,18 @@ static int disturb_rounds(hwloc_topology_t topo)
 	int n = disturb_plan(&in, &r, err, sizeof(err));
 
 	free(r);
+	return n;
+}
+
+/* The levels distance finds a CPU pair at on this topology. */
+static int distance_levels(hwloc_topology_t topo)
+{
+	struct dist_pair p[DL_COUNT];
+	int n = 0;
+
+	distance_pairs(topo, NULL, p);
+	for (int l = 0; l < DL_COUNT; l++)
+		n += p[l].caller_os >= 0;
 	return n;
 }
 
@@ -109,8 +122,9 @@ int exp_points_main(int argc, char **argv)
 			break;
 		case 'l':
 			if (strcmp(optarg, "threads") && strcmp(optarg, "callers") &&
-			    strcmp(optarg, "npus") && strcmp(optarg, "disturb-rounds"))
-				die_usage("unknown --list '%s' (use threads, callers, npus or disturb-rounds)",
+			    strcmp(optarg, "npus") && strcmp(optarg, "disturb-rounds") &&
+			    strcmp(optarg, "distance-levels"))
+				die_usage("unknown --list '%s' (use threads, callers, npus, disturb-rounds or distance-levels)",
 					  optarg);
 			list = optarg;
 			break;
@@ -148,6 +162,8 @@ int exp_points_main(int argc, char **argv)
 			printf("%s\n", s);
 		else if (!strcmp(list, "npus"))
 			printf("%d\n", topo_npus(topo));
+		else if (!strcmp(list, "distance-levels"))
+			printf("%d\n", distance_levels(topo));
 		else
 			printf("%d\n", disturb_rounds(topo));
 		free(s);

@@ -24,6 +24,7 @@ int exp_disturb_main(int argc, char **argv);
 int exp_litmus_main(int argc, char **argv);
 int exp_rcu_main(int argc, char **argv);
 int exp_points_main(int argc, char **argv);
+int exp_distance_main(int argc, char **argv);
 
 /*
  * Shared by experiments that run a mechanism over a team: probe, set up and
@@ -59,21 +60,49 @@ struct point_ops {
 };
 void for_each_point(const struct opts *o, const struct point_ops *ops);
 
-/* --ci-target and --max-repeat, for an experiment that repeats adaptively. */
-#define OPT_CI_TARGET(ptr)							\
+struct results;
+
+/*
+ * The repeats of one point, shared by calls and distance: exactly --repeat
+ * times, or with --ci-target PCT until the 95% CI half-width of ns/call is
+ * within PCT% of the mean (at least --repeat and 3 times, at most
+ * --max-repeat), after one warm-up repeat that is discarded.
+ */
+struct repeats {
+	int ci_target;		/* percent; 0: exactly --repeat */
+	int max_repeat;
+	double *ns;		/* ns per call of each repeat taken */
+	int n;			/* repeats taken */
+	double calls_sum;
+};
+/* The --ci-target and --max-repeat rows of an option table. */
+#define REPEATS_OPTS(rp)							\
 	OPT_INT("ci-target", "PCT", "repeat each point until its 95% CI is within PCT% of\n" \
 		"the mean (at least --repeat, at most --max-repeat times,\n"	\
 		"after a discarded warm-up); 0: exactly --repeat (default)",	\
-		ptr, 0, 50, "(a percentage from 0 to 50)")
-#define OPT_MAX_REPEAT(ptr)							\
+		&(rp)->ci_target, 0, 50, "(a percentage from 0 to 50)"),	\
 	OPT_INT("max-repeat", "N", "the most repeats --ci-target may take (default 30)", \
-		ptr, 2, 100000, "(a count from 2 to 100000)")
-/* --max-repeat below --repeat with a CI target is a usage error. */
-void check_ci_opts(int ci_target, int max_repeat, int repeat);
+		&(rp)->max_repeat, 2, 100000, "(a count from 2 to 100000)")
+#define REPEATS_INIT { .max_repeat = 30 }
+/* After opts_parse: a --max-repeat below --repeat is bad input (exit 2). */
+void repeats_check(const struct repeats *rp, const struct opts *o);
+/* repeats_check, then room for the repeats of one point. */
+void repeats_begin(struct repeats *rp, const struct opts *o);
 /* The cells ci_target_pct, ci_achieved_pct, ci_target_met of a row whose
- * repeats s summarizes, and a note naming `what` when the target was missed. */
-struct results;
+ * nrep repeats s summarizes, and a note naming `what` when the target was
+ * missed. */
 void table_set_ci_target(struct table *t, int row, struct results *res, int target,
 			 const struct summary *s, int nrep, const char *what);
+/* With the team running: warm up, then the repeats. 0 or -errno. */
+int repeats_measure(struct repeats *rp, const struct opts *o, const struct mechanism *m);
+/*
+ * The row's repeats, calls_per_repeat, ns_per_call, ns_per_call_stddev,
+ * ns_per_call_ci95, cv, ci_target_pct, ci_achieved_pct and ci_target_met;
+ * a note names the point (what) when the target is missed or the CV high.
+ * s gets the summary of ns/call.
+ */
+void repeats_fill(const struct repeats *rp, struct table *t, int row, struct results *res,
+		  const char *what, struct summary *s);
+void repeats_end(struct repeats *rp);
 
 #endif

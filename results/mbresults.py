@@ -12,13 +12,14 @@ import os
 import shutil
 import sys
 
-EXPERIMENTS = ("calls", "latency", "disturb", "contend", "register", "rcu", "litmus", "vmscale")
+EXPERIMENTS = ("calls", "distance", "latency", "disturb", "contend", "register", "rcu", "litmus", "vmscale")
 
 # Columns the readers rely on, per CSV (SCHEMA.md has them all), and those
 # that must hold whole numbers where not empty: a damaged folder is
 # refused with one line naming the file instead of a traceback.
 REQUIRED = {
     "calls": ("mechanism", "threads", "behaviour", "scope", "ns_per_call", "ns_per_call_ci95", "status"),
+    "distance": ("mechanism", "level", "caller_cpu", "spinner_cpu", "ns_per_call", "ns_per_call_ci95", "status"),
     "latency": ("mechanism", "threads", "behaviour", "scope", "samples", "min_ns", "p50_ns", "p90_ns",
                 "p99_ns", "p999_ns", "max_ns", "status"),
     "disturb": ("mechanism", "round", "role", "cpu", "phase", "ipis_per_barrier", "mb_ipis_per_barrier",

@@ -50,6 +50,12 @@ ci-target above 50|calls --ci-target 60
 ci-target negative|calls --ci-target -1
 max-repeat 1|calls --max-repeat 1
 max-repeat below repeat|calls --ci-target 5 --repeat 10 --max-repeat 5
+distance unknown level|distance --level nosuch
+distance empty level list|distance --level ,
+distance empty element in levels|distance --level core,,smt
+distance max-repeat below repeat|distance --ci-target 5 --repeat 10 --max-repeat 5
+distance unknown mechanism|distance --mechanism nosuch
+distance takes no threads|distance --threads 2
 empty element in mechanisms|calls --mechanism null,,fence
 trailing comma in mechanisms|latency --mechanism null,
 empty element in schemes|rcu --scheme mb,,signal

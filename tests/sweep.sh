@@ -20,7 +20,7 @@ ok $? "mbbench sweep --quick on three mechanisms finishes"
 run=$(ls -d "$TMP"/runs/*/ 2>/dev/null | head -n 1)
 run=${run%/}
 missing=
-for f in calls.csv latency.csv latency-histogram.csv run.json commands.txt report.md; do
+for f in calls.csv distance.csv latency.csv latency-histogram.csv run.json commands.txt report.md; do
 	[ -s "$run/$f" ] || missing="$missing $f"
 done
 [ -n "$run" ] && [ -z "$missing" ]
@@ -32,11 +32,11 @@ ok $? "the folder is the --output given, under its final name ($run)"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["format_version"] == 1 and d["interrupted"] is False
-# calls and latency for each of the three; disturb, contend and register
-# for private-expedited
-assert d["points_done"] == d["points_planned"] == 9, d["points_done"]
+# calls and latency for each of the three; distance, disturb, contend and
+# register for private-expedited
+assert d["points_done"] == d["points_planned"] == 10, d["points_done"]
 assert d["info"]["host"]["kernel"]
-assert {p["experiment"] for p in d["points"]} == {"calls", "latency", "disturb", "contend", "register"}
+assert {p["experiment"] for p in d["points"]} == {"calls", "distance", "latency", "disturb", "contend", "register"}
 PY
 ok $? "run.json: versioned, complete, host facts and every point's envelope"
 
@@ -45,23 +45,24 @@ ok $? "commands.txt lists the exact commands"
 
 if command -v gnuplot >/dev/null 2>&1; then
 	good=0
-	for f in calls latency-cdf disturb-ipis disturb-latency contend register; do
+	for f in calls distance latency-cdf disturb-ipis disturb-latency contend register; do
 		[ "$(head -c 4 "$run/plots/$f.png" | od -An -c | tr -d ' ')" = "211PNG" ] &&
 			[ "$(wc -c <"$run/plots/$f.png")" -gt 2000 ] &&
 			grep -q '<svg' "$run/plots/$f.svg" && good=$((good + 1)) && continue
 		diag "figure $f missing or invalid"
 	done
-	[ "$good" -eq 6 ] || { diag "sweep said:"; sed 's/^/#   /' "$TMP/err"; }
-	[ "$good" -eq 6 ]
-	ok $? "all six figures rendered as valid, non-empty PNG and SVG ($good of 6)"
+	[ "$good" -eq 7 ] || { diag "sweep said:"; sed 's/^/#   /' "$TMP/err"; }
+	[ "$good" -eq 7 ]
+	ok $? "all seven figures rendered as valid, non-empty PNG and SVG ($good of 7)"
 else
 	skip "gnuplot not found: apt-get install gnuplot-nox"
 fi
 
 grep -q '^## Fidelity to the 2010 figures' "$run/report.md" &&
 	grep -q 'expedited ns/call, T=1 | 2.02 µs' "$run/report.md" &&
-	grep -q '^| 1 |' "$run/report.md"
-ok $? "report.md has the calls table and the fidelity table with the seed's figures"
+	grep -q '^| 1 |' "$run/report.md" &&
+	grep -q '^## distance: cost of one barrier by IPI distance' "$run/report.md"
+ok $? "report.md has the calls and distance tables and the fidelity table with the seed's figures"
 
 $COMPARE "$run" "$run" >"$TMP/cmp.md"
 [ $? -eq 0 ] && grep -q '| 1.000 | ~ |' "$TMP/cmp.md" && ! grep -q '| \*' "$TMP/cmp.md"

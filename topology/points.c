@@ -228,3 +228,177 @@ char *placement_logical_str(const struct placement *p, int first, int count)
 					 i > first ? ";" : "", p->pu_logical[i]);
 	return s;
 }
+
+static const char *const dist_names[DL_COUNT] = { "smt", "core", "l3", "numa", "package" };
+
+const char *dist_level_name(int level)
+{
+	return level >= 0 && level < DL_COUNT ? dist_names[level] : "?";
+}
+
+int dist_level_parse(const char *name)
+{
+	for (int l = 0; l < DL_COUNT; l++)
+		if (!strcmp(name, dist_names[l]))
+			return l;
+	return -1;
+}
+
+/* The domains of each PU (by logical index), looked up once. */
+struct pu_domains {
+	int npus, shared_l3;
+	hwloc_obj_t *pu, *core, *l3, *numa, *pack;
+};
+
+static void domains_load(hwloc_topology_t topo, struct pu_domains *d)
+{
+	int nl3 = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_L3CACHE);
+	int have_cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE) > 0;
+
+	d->npus = topo_npus(topo);
+	d->pu = xcalloc((size_t)d->npus, sizeof(hwloc_obj_t));
+	d->core = xcalloc((size_t)d->npus, sizeof(hwloc_obj_t));
+	d->l3 = xcalloc((size_t)d->npus, sizeof(hwloc_obj_t));
+	d->numa = xcalloc((size_t)d->npus, sizeof(hwloc_obj_t));
+	d->pack = xcalloc((size_t)d->npus, sizeof(hwloc_obj_t));
+	d->shared_l3 = 0;
+	for (int i = 0; i < nl3; i++) {
+		hwloc_obj_t o = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L3CACHE, (unsigned)i);
+		int inside = have_cores ?
+			hwloc_get_nbobjs_inside_cpuset_by_type(topo, o->cpuset, HWLOC_OBJ_CORE) :
+			hwloc_get_nbobjs_inside_cpuset_by_type(topo, o->cpuset, HWLOC_OBJ_PU);
+
+		if (inside > 1)
+			d->shared_l3 = 1;
+	}
+	for (int i = 0; i < d->npus; i++) {
+		hwloc_obj_t pu = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)i);
+		int os = (int)pu->os_index;
+
+		d->pu[i] = pu;
+		/* Without Core objects each PU is its own core. */
+		d->core[i] = have_cores ? domain_of(topo, HWLOC_OBJ_CORE, os) : pu;
+		d->l3[i] = d->shared_l3 ? domain_of(topo, HWLOC_OBJ_L3CACHE, os) : NULL;
+		d->numa[i] = domain_of(topo, HWLOC_OBJ_NUMANODE, os);
+		d->pack[i] = domain_of(topo, HWLOC_OBJ_PACKAGE, os);
+	}
+}
+
+static void domains_free(struct pu_domains *d)
+{
+	free(d->pu);
+	free(d->core);
+	free(d->l3);
+	free(d->numa);
+	free(d->pack);
+}
+
+/* The level of PUs a and b (logical indexes, a != b): the outermost domain they do not share. */
+static int pair_level(const struct pu_domains *d, int a, int b)
+{
+	if (d->pack[a] != d->pack[b])
+		return DL_PACKAGE;
+	if (d->numa[a] != d->numa[b])
+		return DL_NUMA;
+	if (d->l3[a] != d->l3[b])
+		return DL_L3;
+	if (d->core[a] != d->core[b])
+		return DL_CORE;
+	return DL_SMT;
+}
+
+/* The first pair at each level; found[l] 0 when there is none. */
+static void first_pairs(hwloc_topology_t topo, int found[DL_COUNT], int caller[DL_COUNT],
+			int spinner[DL_COUNT])
+{
+	struct pu_domains d;
+	int left = DL_COUNT;
+
+	domains_load(topo, &d);
+	for (int l = 0; l < DL_COUNT; l++)
+		found[l] = 0;
+	for (int c = 0; c < d.npus && left; c++)
+		for (int s = 0; s < d.npus && left; s++) {
+			int l;
+
+			if (s == c)
+				continue;
+			l = pair_level(&d, c, s);
+			if (found[l])
+				continue;
+			found[l] = 1;
+			caller[l] = c;
+			spinner[l] = s;
+			left--;
+		}
+	domains_free(&d);
+}
+
+/* Why the whole host has no pair at level l. */
+static void level_missing(hwloc_topology_t whole, int l, char *buf, size_t len)
+{
+	int npack = hwloc_get_nbobjs_by_type(whole, HWLOC_OBJ_PACKAGE);
+	int nnuma = hwloc_get_nbobjs_by_type(whole, HWLOC_OBJ_NUMANODE);
+	int ncores = hwloc_get_nbobjs_by_type(whole, HWLOC_OBJ_CORE);
+	int nl3 = hwloc_get_nbobjs_by_type(whole, HWLOC_OBJ_L3CACHE);
+	struct pu_domains d;
+
+	domains_load(whole, &d);
+	switch (l) {
+	case DL_SMT:
+		snprintf(buf, len, "no SMT on this host: each core has one PU");
+		break;
+	case DL_CORE:
+		if (ncores <= 1 && d.npus <= 1)
+			snprintf(buf, len, "one core on this host");
+		else
+			snprintf(buf, len, "no two cores share %s on this host",
+				 d.shared_l3 ? "an L3" : "a NUMA node");
+		break;
+	case DL_L3:
+		if (!nl3)
+			snprintf(buf, len, "no L3 cache in this host's topology");
+		else if (!d.shared_l3)
+			snprintf(buf, len, "each L3 holds one core: no L3 is shared by cores");
+		else
+			snprintf(buf, len, "one L3 per NUMA node and package on this host");
+		break;
+	case DL_NUMA:
+		snprintf(buf, len, nnuma <= 1 ? "one NUMA node" : "one NUMA node per package");
+		break;
+	default:
+		snprintf(buf, len, npack <= 1 ? "one package" : "no two packages hold PUs");
+		break;
+	}
+	domains_free(&d);
+}
+
+void distance_pairs(hwloc_topology_t topo, hwloc_topology_t whole,
+		    struct dist_pair out[DL_COUNT])
+{
+	int found[DL_COUNT], caller[DL_COUNT], spinner[DL_COUNT];
+	int wfound[DL_COUNT], wc[DL_COUNT], ws[DL_COUNT];
+
+	first_pairs(topo, found, caller, spinner);
+	first_pairs(whole ? whole : topo, wfound, wc, ws);
+	for (int l = 0; l < DL_COUNT; l++) {
+		struct dist_pair *p = &out[l];
+
+		p->caller_os = p->spinner_os = p->caller_logical = p->spinner_logical = -1;
+		p->reason[0] = '\0';
+		if (found[l]) {
+			hwloc_obj_t c = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)caller[l]);
+			hwloc_obj_t s = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)spinner[l]);
+
+			p->caller_os = (int)c->os_index;
+			p->spinner_os = (int)s->os_index;
+			p->caller_logical = caller[l];
+			p->spinner_logical = spinner[l];
+		} else if (wfound[l]) {
+			snprintf(p->reason, sizeof(p->reason),
+				 "the affinity mask leaves no CPU pair at this level (widen it with taskset)");
+		} else {
+			level_missing(whole ? whole : topo, l, p->reason, sizeof(p->reason));
+		}
+	}
+}

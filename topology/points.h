@@ -73,4 +73,35 @@ void placement_relations(hwloc_topology_t topo, const struct placement *p,
 /* "0;2;4" (hwloc logical PU numbers), for CSV cells. */
 char *placement_logical_str(const struct placement *p, int first, int count);
 
+/*
+ * distance: the levels a second CPU can sit at relative to the caller's,
+ * nearest first. Each pair of CPUs has one level, the outermost domain they
+ * do not share: another package; else another NUMA node; else another L3;
+ * else another core; else the caller's SMT sibling. An L3 holding a single
+ * core is that core's own cache, not a domain cores share, so on a topology
+ * where no L3 holds two cores there is no l3 level and two cores are core.
+ */
+enum dist_level { DL_SMT, DL_CORE, DL_L3, DL_NUMA, DL_PACKAGE, DL_COUNT };
+
+/* "smt", "core", "l3", "numa", "package"; dist_level_parse: -1 if none. */
+const char *dist_level_name(int level);
+int dist_level_parse(const char *name);
+
+struct dist_pair {
+	int caller_os, spinner_os;		/* OS CPU numbers; -1 when skipped */
+	int caller_logical, spinner_logical;	/* hwloc logical PU indexes */
+	char reason[160];			/* why there is no pair; "" if there is */
+};
+
+/*
+ * The CPU pair of each level on topo (the CPUs this process may use): the
+ * caller is the first PU in logical order that has a partner at the level
+ * (the first PU, whenever it has one), the spinner that partner's first.
+ * A level without a pair gets a reason: what the host lacks, from whole
+ * (the uncut topology; NULL: topo is the whole host), or that the affinity
+ * mask leaves no pair when whole has one.
+ */
+void distance_pairs(hwloc_topology_t topo, hwloc_topology_t whole,
+		    struct dist_pair out[DL_COUNT]);
+
 #endif

@@ -12,7 +12,7 @@
 #include "topo.h"
 #include "util.h"
 
-int topo_load(hwloc_topology_t *topo, char *err, size_t len)
+static int load(hwloc_topology_t *topo, int cut, char *err, size_t len)
 {
 	const char *var = "MBBENCH_SYNTHETIC", *syn = getenv(var);
 	const char *xml = getenv("HWLOC_XMLFILE");
@@ -54,7 +54,7 @@ int topo_load(hwloc_topology_t *topo, char *err, size_t len)
 	 * (taskset, a cpuset): compact, scatter and the CPU count then use
 	 * only CPUs the threads may run on, keeping their OS numbers.
 	 */
-	if (!syn && !(xml && *xml)) {
+	if (cut && !syn && !(xml && *xml)) {
 		cpu_set_t mask;
 		hwloc_bitmap_t allowed;
 		hwloc_const_bitmap_t all = hwloc_topology_get_topology_cpuset(*topo);
@@ -77,6 +77,16 @@ int topo_load(hwloc_topology_t *topo, char *err, size_t len)
 		hwloc_bitmap_free(allowed);
 	}
 	return 0;
+}
+
+int topo_load(hwloc_topology_t *topo, char *err, size_t len)
+{
+	return load(topo, 1, err, len);
+}
+
+int topo_load_whole(hwloc_topology_t *topo, char *err, size_t len)
+{
+	return load(topo, 0, err, len);
 }
 
 int topo_npus(hwloc_topology_t topo)

@@ -25,6 +25,8 @@ struct placement {
  */
 /* 0, or -1 (the host failed) or -2 (a topology named in the environment is bad) with err. */
 int topo_load(hwloc_topology_t *topo, char *err, size_t len);
+/* The same, not cut to the affinity mask: what the host has. */
+int topo_load_whole(hwloc_topology_t *topo, char *err, size_t len);
 
 /*
  * policy: "compact" (one thread per core first, cores in logical order,

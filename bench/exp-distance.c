@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/*
+ * distance: the cost of one barrier by how far its IPI travels. One caller
+ * issues barriers while one other thread spins at each distance the host
+ * has from the caller: its SMT sibling, another core of its L3, another L3,
+ * another NUMA node, another package (topology/points.c picks the pairs).
+ * calls mixes these distances as T grows; here each is alone, so a step in
+ * the curve can be read as the price of one level of the topology.
+ *
+ * Only IPI-based mechanisms are measured by default: membarrier-global and
+ * seed-v5-sched wait for a grace period, fence and null send nothing, so
+ * the spinner's place does not enter their cost (they are accepted when
+ * asked for by name). Repeats and the CI target are calls'.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiment.h"
+#include "results.h"
+#include "util.h"
+
+static const struct col distance_cols[] = {
+	{ "mechanism", COL_STR },
+	{ "level", COL_STR },
+	{ "caller_cpu", COL_INT },
+	{ "spinner_cpu", COL_INT },
+	{ "caller_logical", COL_INT },
+	{ "spinner_logical", COL_INT },
+	{ "repeats", COL_INT },
+	{ "calls_per_repeat", COL_NUM },
+	{ "ns_per_call", COL_NUM },
+	{ "ns_per_call_stddev", COL_NUM },
+	{ "ns_per_call_ci95", COL_NUM },
+	{ "cv", COL_NUM },
+	{ "ci_target_pct", COL_NUM },
+	{ "ci_achieved_pct", COL_NUM },
+	{ "ci_target_met", COL_INT },
+	{ "status", COL_STR },
+	{ "skip_reason", COL_STR },
+};
+
+#define DEFAULT_MECHS								\
+	"membarrier-private-expedited,membarrier-global-expedited,"		\
+	"membarrier-private-expedited-sync-core,membarrier-private-expedited-rseq," \
+	"seed-v1-ipi-all,seed-v5-expedited,signal,mprotect"
+
+/* --level: "core,package" or "all" into a bit per level. */
+static int parse_levels(const char *arg, void *dest)
+{
+	char *copy = xstrdup(arg), *save = NULL;
+	unsigned *mask = dest;
+	size_t len = strlen(arg);
+	int bad = !len || arg[0] == ',' || arg[len - 1] == ',' || strstr(arg, ",,");
+
+	*mask = 0;
+	if (!strcmp(arg, "all")) {
+		*mask = (1u << DL_COUNT) - 1;
+		free(copy);
+		return 0;
+	}
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int l = dist_level_parse(tok);
+
+		if (l < 0)
+			bad = 1;
+		else
+			*mask |= 1u << l;
+	}
+	free(copy);
+	return bad || !*mask ? -1 : 0;
+}
+
+static int add_row(struct table *t, const struct mechanism *m, int level,
+		   const struct dist_pair *p)
+{
+	int r = table_add_row(t);
+
+	table_set_str(t, r, "mechanism", m->name);
+	table_set_str(t, r, "level", dist_level_name(level));
+	if (p->caller_os >= 0) {
+		table_set_int(t, r, "caller_cpu", p->caller_os);
+		table_set_int(t, r, "spinner_cpu", p->spinner_os);
+		table_set_int(t, r, "caller_logical", p->caller_logical);
+		table_set_int(t, r, "spinner_logical", p->spinner_logical);
+	}
+	return r;
+}
+
+/* One mechanism at one level: a team of the caller and the spinner. */
+static void measure_level(const struct opts *o, struct repeats *rp, struct table *t,
+			  struct results *res, const struct mechanism *m, int level,
+			  const struct dist_pair *p)
+{
+	struct opts pinned = *o;
+	struct team team;
+	struct placement pl;
+	struct summary s;
+	char cpus[32], reason[256], what[160];
+	int r, err;
+
+	snprintf(cpus, sizeof(cpus), "%d,%d", p->caller_os, p->spinner_os);
+	pinned.placement = cpus;
+	if (team_for(&team, &pinned, m, 2, &pl, reason, sizeof(reason))) {
+		row_skip(t, add_row(t, m, level, p), reason);
+		return;
+	}
+	err = repeats_measure(rp, o, m);
+	team_stop(&team);
+	placement_free(&pl);
+	r = add_row(t, m, level, p);
+	if (err) {
+		snprintf(reason, sizeof(reason), "barrier failed: %s", strerror(-err));
+		row_skip(t, r, reason);
+		return;
+	}
+	table_set_str(t, r, "status", "ok");
+	snprintf(what, sizeof(what), "%s %s (CPUs %d,%d)", m->name, dist_level_name(level),
+		 p->caller_os, p->spinner_os);
+	repeats_fill(rp, t, r, res, what, &s);
+}
+
+int exp_distance_main(int argc, char **argv)
+{
+	struct opts o;
+	struct table t;
+	struct results res;
+	struct repeats rp = REPEATS_INIT;
+	struct dist_pair pairs[DL_COUNT];
+	hwloc_topology_t whole = NULL;
+	unsigned levels = (1u << DL_COUNT) - 1;
+	char err[256];
+	int npoints = 0, point = 0;
+	const struct exp_opt distance_opts[] = {
+		REPEATS_OPTS(&rp),
+		OPT_CALLBACK("level", "LIST", "the levels to measure: smt, core, l3, numa, package,\n"
+			     "comma-separated, or all (default)", &levels, parse_levels,
+			     "(smt, core, l3, numa, package, comma-separated, or all)"),
+		OPT_END(),
+	};
+	struct exp_spec spec = {
+		.name = "distance",
+		.synopsis = "The cost of one barrier with one other thread spinning at each distance\n"
+			    "(SMT sibling, another core, L3, NUMA node, package) from the caller.",
+		.common = CO_MECH | CO_DURATION | CO_REPEAT | CO_FORMAT | CO_JSON | CO_OUTPUT,
+		.def_mech = DEFAULT_MECHS,
+		.def_duration_s = 0.2,
+		.def_repeat = 3,
+		.opts = distance_opts,
+	};
+
+	opts_parse(argc, argv, &spec, &o);
+	repeats_begin(&rp, &o);
+	table_init(&t, distance_cols, (int)(sizeof(distance_cols) / sizeof(distance_cols[0])));
+	results_begin(&res, &o, &t);
+	if (topo_load_whole(&whole, err, sizeof(err)))
+		whole = NULL;	/* the reasons then speak of the mask's topology */
+	distance_pairs(o.topo, whole, pairs);
+	if (whole)
+		hwloc_topology_destroy(whole);
+	for (int l = 0; l < DL_COUNT; l++)
+		if (levels & (1u << l))
+			npoints += o.nmechs;
+	for (int mi = 0; mi < o.nmechs; mi++) {
+		const struct mechanism *m = o.mechs[mi];
+		char reason[256];
+		int usable = !mech_prepare(m, reason, sizeof(reason));
+
+		for (int l = 0; l < DL_COUNT; l++) {
+			if (!(levels & (1u << l)))
+				continue;
+			progress("distance", ++point, npoints, m->name);
+			if (pairs[l].caller_os < 0)
+				row_skip(&t, add_row(&t, m, l, &pairs[l]), pairs[l].reason);
+			else if (!usable)
+				row_skip(&t, add_row(&t, m, l, &pairs[l]), reason);
+			else
+				measure_level(&o, &rp, &t, &res, m, l, &pairs[l]);
+		}
+		if (usable && m->teardown)
+			m->teardown(m);
+	}
+	repeats_end(&rp);
+	results_emit(&res);
+	table_free(&t);
+	opts_free(&o);
+	return 0;
+}
