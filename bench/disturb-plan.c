@@ -33,9 +33,16 @@ int disturb_plan(struct dplan_in *d, struct round **out, char *err, size_t len)
 	*out = NULL;
 	if (placement_compute(d->topo, "compact", npus, &all, err, len))
 		return DPLAN_HOST;
-	if (d->caller_cpu < 0)
-		d->caller_cpu = all.pu_os[0];
-	else if (!d->cpu_ok(d->cpu_ok_arg, d->caller_cpu)) {
+	if (d->caller_cpu < 0) {
+		/* The first usable CPU: CPU 0 may be outside our affinity. */
+		for (int i = 0; i < npus && d->caller_cpu < 0; i++)
+			if (d->cpu_ok(d->cpu_ok_arg, all.pu_os[i]))
+				d->caller_cpu = all.pu_os[i];
+		if (d->caller_cpu < 0) {
+			placement_free(&all);
+			FAIL(DPLAN_HOST, "disturb finds no usable CPU for the caller among %d", npus);
+		}
+	} else if (!d->cpu_ok(d->cpu_ok_arg, d->caller_cpu)) {
 		placement_free(&all);
 		FAIL(DPLAN_USAGE, "--caller-cpu %d: no such CPU, or not in this process's affinity",
 		     d->caller_cpu);

@@ -31,7 +31,7 @@ struct dplan_in {
 	/* Is this OS CPU usable (present, in our affinity)? */
 	int (*cpu_ok)(void *arg, int cpu);
 	void *cpu_ok_arg;
-	int caller_cpu;		/* -1: the first CPU of the compact placement */
+	int caller_cpu;		/* -1: the first usable CPU of the compact placement */
 	int in_turn;
 	const char *roles;	/* ROLE[@CPU],... or NULL: every role */
 	int have_tool;		/* add a last round for --victim-cmd */

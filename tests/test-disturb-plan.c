@@ -86,7 +86,7 @@ static void refuse(const char *roles, int caller, int in_turn, int tool, int cod
 
 int main(void)
 {
-	plan(17);
+	plan(19);
 	load("pack:1 core:8 pu:1");
 	want(NULL, -1, 0, 0,
 	     "c0:idle@1 self-spin@2 self-sleep@3 foreign-spin@4 foreign-rt@5 foreign-sleep@6");
@@ -96,6 +96,12 @@ int main(void)
 	want("foreign-sleep", -1, 0, 1, "c0:foreign-sleep@1|+foreign-sleep@1");
 	offline = 1;
 	want("idle", 0, 0, 0, "c0:idle@2");
+	/* The default caller is the first usable CPU, not CPU 0 regardless. */
+	offline = 0;
+	want("idle", -1, 0, 0, "c1:idle@2");
+	load("pack:1 core:1 pu:1");
+	refuse("idle", -1, 0, 0, DPLAN_HOST, "no usable CPU for the caller");
+	load("pack:1 core:8 pu:1");
 	offline = -1;
 	refuse("self-spin@0", 0, 0, 0, DPLAN_USAGE, "is on the caller's CPU 0");
 	refuse("idle@99", 0, 0, 0, DPLAN_USAGE, "idle@99: no such CPU");
