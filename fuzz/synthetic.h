@@ -8,6 +8,7 @@
 #define MBBENCH_FUZZ_SYNTHETIC_H
 
 #include <ctype.h>
+#include <errno.h>
 
 #include "topo.h"
 
@@ -36,18 +37,22 @@ static inline int synthetic_small(const char *s)
 	if (strlen(s) > 512)
 		return 0;
 	for (const char *p = s; *p; p++) {
-		unsigned long long v = 0;
-		const char *q;
+		unsigned long long v;
+		char *end;
 
-		if (!isdigit((unsigned char)*p) || (p > s && isdigit((unsigned char)p[-1])))
+		if (!isdigit((unsigned char)*p) || (p > s && isalnum((unsigned char)p[-1])))
 			continue;
 		if (p > s && p[-1] != ':' && p[-1] != ' ' && p[-1] != '\t')
 			continue;
-		for (q = p; isdigit((unsigned char)*q) && v <= FUZZ_MAX_PUS; q++)
-			v = v * 10 + (unsigned)(*q - '0');
+		/* hwloc reads counts like strtoul(s, &end, 0): "0x8672" too. */
+		errno = 0;
+		v = strtoull(p, &end, 0);
+		if (errno || v > FUZZ_MAX_PUS)
+			return 0;
 		prod *= v ? v : 1;
 		if (prod > FUZZ_MAX_PUS)
 			return 0;
+		p = end - 1;
 	}
 	return 1;
 }
