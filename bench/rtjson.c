@@ -60,17 +60,28 @@ static int num(const struct jval *o, const char *key, double *out)
 int rtjson_read(const char *path, struct rt_result *r, struct hist *h,
 		char *err, size_t len)
 {
-	char *text = slurp(path, err, len), perr[128];
+	char *text = slurp(path, err, len);
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (!text)
+		return -1;
+	ret = rtjson_parse(text, path, r, h, err, len);
+	free(text);
+	return ret;
+}
+
+int rtjson_parse(const char *text, const char *path, struct rt_result *r,
+		 struct hist *h, char *err, size_t len)
+{
+	char perr[128];
 	struct jval *root;
 	const struct jval *th, *t0, *hg, *cmd;
 	double cpu = -1, maxkey = -1;
 	int ret = -1;
 
 	memset(r, 0, sizeof(*r));
-	if (!text)
-		return -1;
 	root = jv_parse(text, perr, sizeof(perr));
-	free(text);
 	if (!root) {
 		snprintf(err, len, "%s: not JSON: %s", path, perr);
 		return -1;
