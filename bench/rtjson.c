@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,17 @@ static char *slurp(const char *path, char *err, size_t len)
 		return NULL;
 	}
 	return buf;
+}
+
+/*
+ * Converting a double outside an integer type's range is undefined: every
+ * count, CPU and time read here is checked against this (2^64) first.
+ */
+#define U64_LIMIT 18446744073709551616.0
+
+static int in_u64(double v)
+{
+	return v >= 0 && v < U64_LIMIT;	/* false for NaN too */
 }
 
 static int num(const struct jval *o, const char *key, double *out)
@@ -116,7 +128,7 @@ int rtjson_parse(const char *text, const char *path, struct rt_result *r,
 	r->avg_ns *= 1000;
 	r->max_ns *= 1000;
 	num(t0, "cpu", &cpu);
-	r->cpu = (int)cpu;
+	r->cpu = cpu >= 0 && cpu <= INT_MAX ? (int)cpu : -1;
 	hg = jv_get(t0, "histogram");
 	if (hg && hg->t != J_OBJ) {
 		snprintf(err, len, "%s: histogram is not an object", path);
@@ -126,8 +138,8 @@ int rtjson_parse(const char *text, const char *path, struct rt_result *r,
 		char *end;
 		double k = strtod(hg->keys[i], &end);
 
-		if (end == hg->keys[i] || *end || k < 0 || hg->kids[i]->t != J_NUM ||
-		    hg->kids[i]->num < 0) {
+		if (end == hg->keys[i] || *end || !in_u64(k * 1000) ||
+		    hg->kids[i]->t != J_NUM || !in_u64(hg->kids[i]->num)) {
 			snprintf(err, len, "%s: bad histogram entry \"%s\"", path, hg->keys[i]);
 			goto out;
 		}
@@ -147,10 +159,10 @@ int rtjson_parse(const char *text, const char *path, struct rt_result *r,
 	}
 	/* cyclictest leaves samples beyond its -h range out of the histogram. */
 	if (r->samples && !strcmp(r->tool, "cyclictest") && !num(t0, "cycles", &cpu) &&
-	    cpu > (double)r->samples)
+	    cpu > (double)r->samples && in_u64(cpu))
 		r->overflow = (uint64_t)cpu - r->samples;
 	/* The histogram's last bucket is open-ended: the true max is max_ns. */
-	if (h && h->count && r->max_ns > (double)h->max)
+	if (h && h->count && r->max_ns > (double)h->max && in_u64(r->max_ns))
 		h->max = (uint64_t)r->max_ns;
 	ret = 0;
 out:
