@@ -37,22 +37,28 @@ static inline int synthetic_small(const char *s)
 	if (strlen(s) > 512)
 		return 0;
 	for (const char *p = s; *p; p++) {
-		unsigned long long v;
-		char *end;
+		unsigned long long v, v10;
+		char *end, *end10;
 
 		if (!isdigit((unsigned char)*p) || (p > s && isalnum((unsigned char)p[-1])))
 			continue;
 		if (p > s && p[-1] != ':' && p[-1] != ' ' && p[-1] != '\t')
 			continue;
-		/* hwloc reads counts like strtoul(s, &end, 0): "0x8672" too. */
+		/*
+		 * hwloc reads "0x8672" as hex but "00015428" as decimal: take
+		 * the larger of both readings.
+		 */
 		errno = 0;
 		v = strtoull(p, &end, 0);
-		if (errno || v > FUZZ_MAX_PUS)
+		v10 = strtoull(p, &end10, 10);
+		if (errno || v > FUZZ_MAX_PUS || v10 > FUZZ_MAX_PUS)
 			return 0;
+		if (v10 > v)
+			v = v10;
 		prod *= v ? v : 1;
 		if (prod > FUZZ_MAX_PUS)
 			return 0;
-		p = end - 1;
+		p = (end10 > end ? end10 : end) - 1;
 	}
 	return 1;
 }
