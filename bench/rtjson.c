@@ -104,12 +104,14 @@ int rtjson_parse(const char *text, const char *path, struct rt_result *r,
 		cmd = jv_get(root, "cmdline");
 	if (cmd && cmd->t == J_STR) {
 		const char *b = cmd->str, *sp = strchr(b, ' '), *sl;
-		size_t l = sp ? (size_t)(sp - b) : strlen(b);
+		const char *e = sp ? sp : b + strlen(b);
+		size_t l;
 
-		for (sl = b; sl < b + l; sl++)
+		/* The program's base name: after the last '/' before e. */
+		for (sl = b; sl < e; sl++)
 			if (*sl == '/')
 				b = sl + 1;
-		l = sp ? (size_t)(sp - b) : strlen(b);
+		l = (size_t)(e - b);
 		snprintf(r->tool, sizeof(r->tool), "%.*s", (int)(l < 15 ? l : 15), b);
 	}
 	th = jv_get(root, "thread");

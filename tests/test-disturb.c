@@ -113,6 +113,9 @@ static void rt_tests(const char *dir)
 			err, sizeof(err)) == -1 && strstr(err, "bad histogram entry"),
 	   "a bucket count beyond 2^64 is a bad histogram entry (%s)", err);
 	err[0] = '\0';
+	ok(!rtjson_parse("{\"cmdline:\":\"/usr/bin/oslat\",\"thread\":{\"0\":{\"min\":1,"
+			 "\"avg\":2,\"max\":3}}}", "path.json", &r, &h, err, sizeof(err)) &&
+	   !strcmp(r.tool, "oslat"), "a command line of only a path names the tool (%s)", r.tool);
 	ok(!rtjson_parse("{\"thread\":{\"0\":{\"min\":1,\"avg\":2,\"max\":3,"
 			 "\"cpu\":1e300}}}", "cpu.json", &r, &h, err, sizeof(err)) && r.cpu == -1,
 	   "a CPU number beyond int is unknown, -1 (%s)", err);
@@ -123,7 +126,7 @@ int main(void)
 {
 	const char *dir = getenv("top_srcdir");
 
-	plan(4 + 11 + 2 + 9);
+	plan(4 + 11 + 2 + 10);
 	proc_tests();
 	json_tests();
 	rt_tests(dir ? dir : ".");
