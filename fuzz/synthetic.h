@@ -27,7 +27,7 @@ const char *__lsan_default_suppressions(void)
 }
 
 /*
- * Is the product of the arities (numbers after ':', a blank or the start)
+ * Is the product of the arities (numbers after ':', a blank, ']' or the start)
  * small? Numbers in attributes (indexes=, memory=) are left free.
  */
 static inline int synthetic_small(const char *s)
@@ -42,7 +42,7 @@ static inline int synthetic_small(const char *s)
 
 		if (!isdigit((unsigned char)*p) || (p > s && isalnum((unsigned char)p[-1])))
 			continue;
-		if (p > s && p[-1] != ':' && p[-1] != ' ' && p[-1] != '\t')
+		if (p > s && !strchr(": \t]", p[-1]))
 			continue;
 		/*
 		 * hwloc reads "0x8672" as hex but "00015428" as decimal: take
