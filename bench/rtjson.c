@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,17 @@ static char *slurp(const char *path, char *err, size_t len)
 	return buf;
 }
 
+/*
+ * Converting a double outside an integer type's range is undefined: every
+ * count, CPU and time read here is checked against this (2^64) first.
+ */
+#define U64_LIMIT 18446744073709551616.0
+
+static int in_u64(double v)
+{
+	return v >= 0 && v < U64_LIMIT;	/* false for NaN too */
+}
+
 static int num(const struct jval *o, const char *key, double *out)
 {
 	const struct jval *v = jv_get(o, key);
@@ -60,17 +72,28 @@ static int num(const struct jval *o, const char *key, double *out)
 int rtjson_read(const char *path, struct rt_result *r, struct hist *h,
 		char *err, size_t len)
 {
-	char *text = slurp(path, err, len), perr[128];
+	char *text = slurp(path, err, len);
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (!text)
+		return -1;
+	ret = rtjson_parse(text, path, r, h, err, len);
+	free(text);
+	return ret;
+}
+
+int rtjson_parse(const char *text, const char *path, struct rt_result *r,
+		 struct hist *h, char *err, size_t len)
+{
+	char perr[128];
 	struct jval *root;
 	const struct jval *th, *t0, *hg, *cmd;
 	double cpu = -1, maxkey = -1;
 	int ret = -1;
 
 	memset(r, 0, sizeof(*r));
-	if (!text)
-		return -1;
 	root = jv_parse(text, perr, sizeof(perr));
-	free(text);
 	if (!root) {
 		snprintf(err, len, "%s: not JSON: %s", path, perr);
 		return -1;
@@ -81,12 +104,14 @@ int rtjson_read(const char *path, struct rt_result *r, struct hist *h,
 		cmd = jv_get(root, "cmdline");
 	if (cmd && cmd->t == J_STR) {
 		const char *b = cmd->str, *sp = strchr(b, ' '), *sl;
-		size_t l = sp ? (size_t)(sp - b) : strlen(b);
+		const char *e = sp ? sp : b + strlen(b);
+		size_t l;
 
-		for (sl = b; sl < b + l; sl++)
+		/* The program's base name: after the last '/' before e. */
+		for (sl = b; sl < e; sl++)
 			if (*sl == '/')
 				b = sl + 1;
-		l = sp ? (size_t)(sp - b) : strlen(b);
+		l = (size_t)(e - b);
 		snprintf(r->tool, sizeof(r->tool), "%.*s", (int)(l < 15 ? l : 15), b);
 	}
 	th = jv_get(root, "thread");
@@ -105,7 +130,7 @@ int rtjson_read(const char *path, struct rt_result *r, struct hist *h,
 	r->avg_ns *= 1000;
 	r->max_ns *= 1000;
 	num(t0, "cpu", &cpu);
-	r->cpu = (int)cpu;
+	r->cpu = cpu >= 0 && cpu <= INT_MAX ? (int)cpu : -1;
 	hg = jv_get(t0, "histogram");
 	if (hg && hg->t != J_OBJ) {
 		snprintf(err, len, "%s: histogram is not an object", path);
@@ -115,8 +140,8 @@ int rtjson_read(const char *path, struct rt_result *r, struct hist *h,
 		char *end;
 		double k = strtod(hg->keys[i], &end);
 
-		if (end == hg->keys[i] || *end || k < 0 || hg->kids[i]->t != J_NUM ||
-		    hg->kids[i]->num < 0) {
+		if (end == hg->keys[i] || *end || !in_u64(k * 1000) ||
+		    hg->kids[i]->t != J_NUM || !in_u64(hg->kids[i]->num)) {
 			snprintf(err, len, "%s: bad histogram entry \"%s\"", path, hg->keys[i]);
 			goto out;
 		}
@@ -136,10 +161,10 @@ int rtjson_read(const char *path, struct rt_result *r, struct hist *h,
 	}
 	/* cyclictest leaves samples beyond its -h range out of the histogram. */
 	if (r->samples && !strcmp(r->tool, "cyclictest") && !num(t0, "cycles", &cpu) &&
-	    cpu > (double)r->samples)
+	    cpu > (double)r->samples && in_u64(cpu))
 		r->overflow = (uint64_t)cpu - r->samples;
 	/* The histogram's last bucket is open-ended: the true max is max_ns. */
-	if (h && h->count && r->max_ns > (double)h->max)
+	if (h && h->count && r->max_ns > (double)h->max && in_u64(r->max_ns))
 		h->max = (uint64_t)r->max_ns;
 	ret = 0;
 out:

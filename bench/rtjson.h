@@ -31,5 +31,8 @@ struct rt_result {
  */
 int rtjson_read(const char *path, struct rt_result *r, struct hist *h,
 		char *err, size_t len);
+/* The same from the file's text; path only names it in err. */
+int rtjson_parse(const char *text, const char *path, struct rt_result *r,
+		 struct hist *h, char *err, size_t len);
 
 #endif

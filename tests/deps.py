@@ -19,14 +19,14 @@ import sys
 SCRIPTS = ["bootstrap", ".ci/run", "bench/common.sh", "bench/run-all", "bench/vm-sweep", "plots/plot",
            "kernel-patch/build-kernel", "kernel-patch/check-kernel", "kernel-patch/common.sh",
            "kernel-patch/make-initramfs", "kernel-patch/run-vm", "tests/lib.sh",
-           "tests/check-fresh"]
+           "tests/check-fresh", "fuzz/run-fuzz"]
 TEST_DIR = "tests"
 # Run inside the test guest, where busybox provides every command.
 GUEST = {"kernel-patch/init.sh", "kernel-patch/guest-checks.sh"}
 
 # What a program is and which Debian package has it.
 PACKAGE = {
-    "apt-get": "apt", "autoreconf": "autoconf", "automake": "automake",
+    "apt-get": "apt", "ar": "binutils", "autoreconf": "autoconf", "automake": "automake",
     "awk": "mawk", "basename": "coreutils", "cat": "coreutils", "chmod": "coreutils", "chown": "coreutils",
     "chroot": "coreutils", "clang": "clang", "cmp": "diffutils", "cp": "coreutils",
     "cpio": "cpio", "cut": "coreutils", "date": "coreutils", "dd": "coreutils",

@@ -107,6 +107,18 @@ static void rt_tests(const char *dir)
 	   "a missing file is an error naming it (%s)", err);
 	snprintf(path, sizeof(path), "%s/tests/golden/placement-pack-1-core-2-pu-1.txt", dir);
 	ok(rtjson_read(path, &r, &h, err, sizeof(err)) == -1, "a file that is not JSON is an error (%s)", err);
+	/* Numbers no integer holds are refused or unknown, never converted. */
+	ok(rtjson_parse("{\"cmdline:\":\"oslat\",\"thread\":{\"0\":{\"min\":1,\"avg\":2,"
+			"\"max\":3,\"histogram\":{\"1\":4e19}}}}", "big.json", &r, &h,
+			err, sizeof(err)) == -1 && strstr(err, "bad histogram entry"),
+	   "a bucket count beyond 2^64 is a bad histogram entry (%s)", err);
+	err[0] = '\0';
+	ok(!rtjson_parse("{\"cmdline:\":\"/usr/bin/oslat\",\"thread\":{\"0\":{\"min\":1,"
+			 "\"avg\":2,\"max\":3}}}", "path.json", &r, &h, err, sizeof(err)) &&
+	   !strcmp(r.tool, "oslat"), "a command line of only a path names the tool (%s)", r.tool);
+	ok(!rtjson_parse("{\"thread\":{\"0\":{\"min\":1,\"avg\":2,\"max\":3,"
+			 "\"cpu\":1e300}}}", "cpu.json", &r, &h, err, sizeof(err)) && r.cpu == -1,
+	   "a CPU number beyond int is unknown, -1 (%s)", err);
 	hist_free(&h);
 }
 
@@ -114,7 +126,7 @@ int main(void)
 {
 	const char *dir = getenv("top_srcdir");
 
-	plan(4 + 11 + 2 + 7);
+	plan(4 + 11 + 2 + 10);
 	proc_tests();
 	json_tests();
 	rt_tests(dir ? dir : ".");

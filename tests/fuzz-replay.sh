@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Every committed fuzz input, the corpora and the regression inputs of
+# fuzz/, once through its fuzz target built with the normal compiler (the
+# sanitizer builds of make check run them under ASan and UBSan).
+set -u
+. "${top_srcdir:-.}/tests/lib.sh"
+src=${top_srcdir:-.}
+build=${top_builddir:-.}
+
+targets=
+for f in "$src"/fuzz/fuzz-*.c; do
+	t=${f##*/fuzz-}
+	targets="$targets ${t%.c}"
+done
+plan "$(echo $targets | wc -w)"
+for t in $targets; do
+	set --
+	for f in "$src/fuzz/corpus/$t"/* "$src/fuzz/regress/$t"/*; do
+		[ -f "$f" ] && set -- "$@" "$f"
+	done
+	"$build/fuzz/replay-$t" "$@" >/dev/null 2>"$TMP/$t.err"
+	rc=$?
+	[ $rc -ne 0 ] && diag "$(tail -n 20 "$TMP/$t.err")"
+	ok $rc "fuzz-$t: $# corpus and regression inputs replay cleanly"
+done
+done_testing
