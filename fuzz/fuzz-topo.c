@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Topology loading and placement (topology/topo.c): MBBENCH_SYNTHETIC read
- * by topo_load, then placement_compute with a policy: compact, scatter or
+ * by topo_load, then placement_compute with a policy: compact, smt, scatter or
  * an explicit CPU list. Input: the synthetic description, a newline, the
  * policy, a newline, then one byte each for the thread count and the
  * range given to placement_cpus_str. Every thread must land on a PU of the
@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int over = 0;
 		char *str;
 
-		if (strcmp(policy, "compact") && strcmp(policy, "scatter"))
+		if (strcmp(policy, "compact") && strcmp(policy, "smt") && strcmp(policy, "scatter"))
 			FUZZ_CHECK(!parse_int_list(policy, 0, 1 << 20, &cpus, &ncpus));
 		FUZZ_CHECK(pl.n == n);
 		for (int i = 0; i < n; i++) {
