@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,23 @@
 #include "rtjson.h"
 #include "util.h"
 #include "victim.h"
+
+/* Free a split command, then exit 2 with the message (nothing is left
+ * allocated behind an error, for leak checkers). */
+__attribute__((format(printf, 2, 3), noreturn))
+static void refuse_cmd(char **argv, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	for (int i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+	die_usage("%s", msg);
+}
 
 /* Split on blanks; the executable must be found now, not mid-run. */
 char **disturb_split_cmd(const char *cmd, int *argc, enum role *role, char **tool)
@@ -37,7 +55,7 @@ char **disturb_split_cmd(const char *cmd, int *argc, enum role *role, char **too
 	argv[n] = NULL;
 	if (strchr(argv[0], '/')) {
 		if (access(argv[0], X_OK))
-			die_usage("--victim-cmd: '%s' is not an executable file", argv[0]);
+			refuse_cmd(argv, "--victim-cmd: '%s' is not an executable file", argv[0]);
 	} else {
 		const char *path = getenv("PATH");
 		char *pc = xstrdup(path ? path : "/usr/bin:/bin"), *sv = NULL;
@@ -52,7 +70,7 @@ char **disturb_split_cmd(const char *cmd, int *argc, enum role *role, char **too
 		}
 		free(pc);
 		if (!found)
-			die_usage("--victim-cmd: '%s' not found in PATH (Debian: apt-get install rt-tests)", argv[0]);
+			refuse_cmd(argv, "--victim-cmd: '%s' not found in PATH (Debian: apt-get install rt-tests)", argv[0]);
 	}
 	base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	if (!strcmp(base, "oslat"))
@@ -60,10 +78,10 @@ char **disturb_split_cmd(const char *cmd, int *argc, enum role *role, char **too
 	else if (!strcmp(base, "cyclictest"))
 		*role = ROLE_FOREIGN_SLEEP;
 	else
-		die_usage("--victim-cmd '%s': only oslat or cyclictest (rt-tests) are understood", argv[0]);
+		refuse_cmd(argv, "--victim-cmd '%s': only oslat or cyclictest (rt-tests) are understood", argv[0]);
 	for (int i = 1; i < n; i++)
 		if (!strncmp(argv[i], "--json", 6))
-			die_usage("--victim-cmd: leave out --json, disturb adds its own");
+			refuse_cmd(argv, "--victim-cmd: leave out %s, disturb adds its own", "--json");
 	*argc = n;
 	*tool = xstrdup(base);
 	return argv;
