@@ -41,12 +41,7 @@ static const struct col calls_cols[] = {
 	{ "ci_target_met", COL_INT },
 	{ "status", COL_STR },
 	{ "skip_reason", COL_STR },
-	{ "cpus_logical", COL_STR },
-	{ "n_same_core", COL_INT },
-	{ "n_same_l3", COL_INT },
-	{ "n_same_package", COL_INT },
-	{ "n_same_numa", COL_INT },
-	{ "n_remote", COL_INT },
+	TOPOLOGY_COLS,
 };
 
 struct calls_run {

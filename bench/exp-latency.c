@@ -38,12 +38,7 @@ static const struct col lat_cols[] = {
 	{ "p999_ns_ci95", COL_NUM },
 	{ "status", COL_STR },
 	{ "skip_reason", COL_STR },
-	{ "cpus_logical", COL_STR },
-	{ "n_same_core", COL_INT },
-	{ "n_same_l3", COL_INT },
-	{ "n_same_package", COL_INT },
-	{ "n_same_numa", COL_INT },
-	{ "n_remote", COL_INT },
+	TOPOLOGY_COLS,
 };
 
 /* The percentiles reported, and their CI columns. */

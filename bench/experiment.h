@@ -26,16 +26,25 @@ int exp_rcu_main(int argc, char **argv);
 int exp_points_main(int argc, char **argv);
 int exp_distance_main(int argc, char **argv);
 
-/*
- * Shared by experiments that run a mechanism over a team: probe, set up and
- * start the team for T threads. Returns 0, or -1 with a skip reason.
- */
+/* The columns table_set_topology fills, for an experiment's column table. */
+#define TOPOLOGY_COLS						\
+	{ "cpus_logical", COL_STR },				\
+	{ "n_same_core", COL_INT },				\
+	{ "n_same_l3", COL_INT },				\
+	{ "n_same_package", COL_INT },				\
+	{ "n_same_numa", COL_INT },				\
+	{ "n_remote", COL_INT }
 /*
  * cpus_logical and n_same_core, n_same_l3, n_same_package, n_same_numa,
  * n_remote (the other threads relative to the caller, thread 0) of a row.
  */
 void table_set_topology(struct table *t, int row, hwloc_topology_t topo,
 			const struct placement *pl);
+
+/*
+ * Shared by experiments that run a mechanism over a team: probe, set up and
+ * start the team for T threads. Returns 0, or -1 with a skip reason.
+ */
 int mech_prepare(const struct mechanism *m, char *reason, size_t len);
 int team_for(struct team *t, const struct opts *o, const struct mechanism *m,
 	     int nthreads, struct placement *pl, char *reason, size_t len);
