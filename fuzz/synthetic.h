@@ -7,8 +7,6 @@
 #ifndef MBBENCH_FUZZ_SYNTHETIC_H
 #define MBBENCH_FUZZ_SYNTHETIC_H
 
-#include <ctype.h>
-#include <errno.h>
 
 #include "topo.h"
 
@@ -27,40 +25,14 @@ const char *__lsan_default_suppressions(void)
 }
 
 /*
- * Is the product of the arities (numbers after ':', a blank, ']' or the start)
- * small? Numbers in attributes (indexes=, memory=) are left free.
+ * Small enough that a run measures placement, not the allocator: the bound
+ * mbbench itself applies (topo_synthetic_check), at fuzzing size.
  */
 static inline int synthetic_small(const char *s)
 {
-	unsigned long long prod = 1;
+	const char *at;
 
-	if (strlen(s) > 512)
-		return 0;
-	for (const char *p = s; *p; p++) {
-		unsigned long long v, v10;
-		char *end, *end10;
-
-		if (!isdigit((unsigned char)*p) || (p > s && isalnum((unsigned char)p[-1])))
-			continue;
-		if (p > s && !strchr(": \t]", p[-1]))
-			continue;
-		/*
-		 * hwloc reads "0x8672" as hex but "00015428" as decimal: take
-		 * the larger of both readings.
-		 */
-		errno = 0;
-		v = strtoull(p, &end, 0);
-		v10 = strtoull(p, &end10, 10);
-		if (errno || v > FUZZ_MAX_PUS || v10 > FUZZ_MAX_PUS)
-			return 0;
-		if (v10 > v)
-			v = v10;
-		prod *= v ? v : 1;
-		if (prod > FUZZ_MAX_PUS)
-			return 0;
-		p = (end10 > end ? end10 : end) - 1;
-	}
-	return 1;
+	return strlen(s) <= 512 && !topo_synthetic_check(s, FUZZ_MAX_PUS, FUZZ_MAX_PUS, &at);
 }
 
 /* 0 with *topo loaded, or -1 (refused here or by topo_load). */

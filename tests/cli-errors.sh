@@ -63,6 +63,9 @@ empty element in pairings|litmus --pairing none,,fence-both
 empty element in roles|disturb --roles idle,,self-spin
 bad synthetic topology variable|MBBENCH_SYNTHETIC=pack:zz calls --iterations 10
 bad hwloc synthetic variable|HWLOC_SYNTHETIC=pack:zz list
+synthetic OS index above Linux's largest|MBBENCH_SYNTHETIC=pu:2(indexes=0,4294967295) points
+synthetic OS index past 32 bits|HWLOC_SYNTHETIC=pu:2(indexes=0,4294967296) list
+synthetic host larger than Linux allows|MBBENCH_SYNTHETIC=pu:9000 points
 unreadable hwloc XML variable|HWLOC_XMLFILE=$TMP/none.xml list
 json path is the output directory|latency --output $TMP/jo --json $TMP/jo
 output name too long|calls --output $TMP/$(printf '%0300d' 0)

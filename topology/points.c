@@ -88,6 +88,13 @@ int topo_thread_points(hwloc_topology_t topo, const char *policy, int max_t,
 
 	for (int t = 1; t <= npus; t++) {
 		struct placement pl;
+		int open = !sib;
+
+		for (int l = 0; l < NLEVELS; l++)
+			open |= !left[l] && hwloc_get_nbobjs_by_type(topo, levels[l].type) >= 2;
+		/* Every boundary is found: larger teams cannot add a point. */
+		if (!open)
+			break;
 
 		if (placement_compute(topo, policy, t, &pl, err, len)) {
 			free(v);

@@ -2,6 +2,7 @@
 /* hwloc discovery, compact/smt/scatter/explicit placement, and binding. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <sched.h>
@@ -12,6 +13,80 @@
 #include "topo.h"
 #include "util.h"
 
+/*
+ * Bounds on a synthetic description before hwloc sees it: hwloc sizes its
+ * bitmaps by the largest OS index and builds every object, so
+ * "pu:2(indexes=0,4294967295)" or "pack:1000 core:1000 pu:100" would take
+ * half a minute and gigabytes before the first line of output. Linux's
+ * largest NR_CPUS is 8192; a description of more PUs than that plans a host
+ * that cannot exist.
+ */
+#define SYNTHETIC_MAX_INDEX 8191
+#define SYNTHETIC_MAX_PUS 8192
+
+/*
+ * A number as hwloc may read it: "0x8672" is hex to strtoul(.., 0) but
+ * "00015428" is decimal to hwloc, so the larger reading counts; overflow
+ * reads as ULLONG_MAX.
+ */
+static unsigned long long synthetic_number(const char *p, const char **end)
+{
+	unsigned long long v, v10;
+	char *e, *e10;
+
+	errno = 0;
+	v = strtoull(p, &e, 0);
+	if (errno)
+		v = ULLONG_MAX;
+	errno = 0;
+	v10 = strtoull(p, &e10, 10);
+	if (errno)
+		v10 = ULLONG_MAX;
+	*end = e10 > e ? e10 : e;
+	return v10 > v ? v10 : v;
+}
+
+int topo_synthetic_check(const char *syn, unsigned long long max_pus,
+			 unsigned long long max_index, const char **at)
+{
+	unsigned long long pus = 1;
+	int depth = 0, in_indexes = 0;
+
+	for (const char *p = syn; *p; p++) {
+		unsigned long long v;
+		const char *q;
+
+		if (*p == '(' || *p == ')') {
+			depth += *p == '(' ? 1 : -1;
+			in_indexes = 0;
+			continue;
+		}
+		if (depth > 0 && !strncmp(p, "indexes=", 8)) {
+			in_indexes = 1;
+			p += 7;
+			continue;
+		}
+		if (isspace((unsigned char)*p))
+			in_indexes = 0;
+		if (!isdigit((unsigned char)*p) || (p > syn && isalnum((unsigned char)p[-1])))
+			continue;
+		v = synthetic_number(p, &q);
+		*at = p;
+		if (depth > 0 && in_indexes && v > max_index)
+			return 2;
+		/* An arity: after the type's ':', a blank, a ']' or at the start. */
+		if (depth == 0 && (p == syn || strchr(": \t]", p[-1]))) {
+			if (v > max_pus)
+				return 1;
+			pus *= v ? v : 1;
+			if (pus > max_pus)
+				return 1;
+		}
+		p = q - 1;
+	}
+	return 0;
+}
+
 static int load(hwloc_topology_t *topo, int cut, char *err, size_t len)
 {
 	const char *var = "MBBENCH_SYNTHETIC", *syn = getenv(var);
@@ -20,6 +95,23 @@ static int load(hwloc_topology_t *topo, int cut, char *err, size_t len)
 	if (!syn) {
 		var = "HWLOC_SYNTHETIC";
 		syn = getenv(var);
+	}
+	if (syn) {
+		const char *at = syn;
+		int bad = topo_synthetic_check(syn, SYNTHETIC_MAX_PUS, SYNTHETIC_MAX_INDEX, &at);
+
+		if (bad == 2) {
+			int w = (int)strspn(at, "0123456789abcdefxABCDEFX");
+
+			snprintf(err, len, "%s: OS index %.*s in indexes= is above %d, Linux's largest CPU number (give smaller indexes)",
+				 var, w < 20 ? w : 20, at, SYNTHETIC_MAX_INDEX);
+			return -2;
+		}
+		if (bad) {
+			snprintf(err, len, "%s='%.100s' describes more than %d PUs, Linux's largest CPU count (give smaller arities)",
+				 var, syn, SYNTHETIC_MAX_PUS);
+			return -2;
+		}
 	}
 	if (hwloc_topology_init(topo)) {
 		snprintf(err, len, "hwloc_topology_init: %s", strerror(errno));
@@ -102,14 +194,17 @@ static void placement_alloc(struct placement *p, int n)
 	p->oversubscribed = 0;
 }
 
+/* Linear in the team: the sweep's points place every T up to the PU count. */
 static void mark_oversubscribed(struct placement *p)
 {
-	for (int i = 0; i < p->n && !p->oversubscribed; i++)
-		for (int j = 0; j < i; j++)
-			if (p->pu_os[i] == p->pu_os[j]) {
-				p->oversubscribed = 1;
-				break;
-			}
+	hwloc_bitmap_t seen = hwloc_bitmap_alloc();
+
+	for (int i = 0; i < p->n && !p->oversubscribed; i++) {
+		if (hwloc_bitmap_isset(seen, (unsigned)p->pu_os[i]))
+			p->oversubscribed = 1;
+		hwloc_bitmap_set(seen, (unsigned)p->pu_os[i]);
+	}
+	hwloc_bitmap_free(seen);
 }
 
 const char *topo_where(hwloc_topology_t topo, int a, int b)
@@ -146,47 +241,40 @@ int placement_distinct_cpus(const struct placement *p)
 }
 
 /*
- * Which PU of its core this is: 0 for the first in logical order, 1 for its
- * first SMT sibling, ...; 0 when the topology has no cores.
- */
-static int smt_rank(hwloc_topology_t topo, hwloc_obj_t pu)
-{
-	hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu);
-	hwloc_obj_t first;
-
-	if (!core)
-		return 0;
-	first = hwloc_get_next_obj_inside_cpuset_by_type(topo, core->cpuset,
-							 HWLOC_OBJ_PU, NULL);
-	return first ? (int)(pu->logical_index - first->logical_index) : 0;
-}
-
-/*
  * compact: one thread per core first, cores in logical order, then the
  * second PU of each core, and so on: T = 2 puts the other thread on another
  * core, not on the caller's SMT sibling. smt: PUs in logical order, so the
  * siblings of a core fill before the next core.
+ *
+ * A PU's rank in its core (0 for the first, 1 for its first SMT sibling, ...;
+ * 0 without cores) comes from one walk in logical order, where the PUs of a
+ * core are consecutive: linear, since the sweep places every T up to the PU
+ * count.
  */
 static int place_compact(hwloc_topology_t topo, int n, struct placement *p,
 			 int by_core)
 {
 	int npus = topo_npus(topo), k = 0, maxrank = 0;
 	hwloc_obj_t *order = xcalloc((size_t)npus, sizeof(*order));
+	hwloc_obj_t *pus = xcalloc((size_t)npus, sizeof(*pus)), last = NULL;
+	int *rank = xcalloc((size_t)npus, sizeof(*rank));
 
 	for (int i = 0; i < npus; i++) {
-		int r = smt_rank(topo, hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)i));
+		hwloc_obj_t core;
 
-		if (r > maxrank)
-			maxrank = r;
+		pus[i] = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)i);
+		core = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pus[i]);
+		rank[i] = core && core == last ? rank[i - 1] + 1 : 0;
+		last = core;
+		if (rank[i] > maxrank)
+			maxrank = rank[i];
 	}
-	for (int rank = 0; rank <= (by_core ? maxrank : 0); rank++)
-		for (int i = 0; i < npus; i++) {
-			hwloc_obj_t pu = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU,
-							       (unsigned)i);
-
-			if (!by_core || smt_rank(topo, pu) == rank)
-				order[k++] = pu;
-		}
+	for (int r = 0; r <= (by_core ? maxrank : 0); r++)
+		for (int i = 0; i < npus; i++)
+			if (!by_core || rank[i] == r)
+				order[k++] = pus[i];
+	free(pus);
+	free(rank);
 	for (int i = 0; i < n; i++) {
 		hwloc_obj_t pu = order[i % npus];
 

@@ -25,6 +25,13 @@ struct placement {
  */
 /* 0, or -1 (the host failed) or -2 (a topology named in the environment is bad) with err. */
 int topo_load(hwloc_topology_t *topo, char *err, size_t len);
+/*
+ * Is a synthetic description within max_pus PUs (product of its arities) and
+ * max_index (its indexes= lists)? 0; 1 for too many PUs, 2 for too large an
+ * index, with *at at the number.
+ */
+int topo_synthetic_check(const char *syn, unsigned long long max_pus,
+			 unsigned long long max_index, const char **at);
 /* The same, not cut to the affinity mask: what the host has. */
 int topo_load_whole(hwloc_topology_t *topo, char *err, size_t len);
 
