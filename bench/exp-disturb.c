@@ -353,8 +353,14 @@ static void run_round(struct run_ctx *c, const struct mechanism *m,
 				table_set_str(c->t, r, "policy", v->sh->policy);
 			else if (role != ROLE_IDLE)
 				table_set_str(c->t, r, "policy", "SCHED_OTHER");
-			if ((role == ROLE_FOREIGN_RT || role == ROLE_FOREIGN_SLEEP) && v)
-				disturb_hist_cells(c->t, r, &v->sh->h[p ? VPH_STORM : VPH_BASELINE]);
+			if ((role == ROLE_FOREIGN_RT || role == ROLE_FOREIGN_SLEEP) && v) {
+				const struct hist *vh = &v->sh->h[p ? VPH_STORM : VPH_BASELINE];
+
+				disturb_hist_cells(c->t, r, vh);
+				/* No sample is no measurement: its CPU never ran it. */
+				if (!vh->count && !pd[p].me.err)
+					row_skip(c->t, r, "the victim took no sample in this phase: its CPU never ran it (host too busy; retry on a quieter host)");
+			}
 			if (role != ROLE_IDLE)
 				table_set_num(c->t, r, "oncpu_fraction", pd[p].oncpu[k]);
 		}
