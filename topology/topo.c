@@ -57,7 +57,8 @@ int topo_synthetic_check(const char *syn, unsigned long long max_pus,
 		const char *q;
 
 		if (*p == '(' || *p == ')') {
-			depth += *p == '(' ? 1 : -1;
+			/* A ')' without its '(' is text to hwloc, not a level up. */
+			depth += *p == '(' ? 1 : depth > 0 ? -1 : 0;
 			in_indexes = 0;
 			continue;
 		}
@@ -74,8 +75,13 @@ int topo_synthetic_check(const char *syn, unsigned long long max_pus,
 		*at = p;
 		if (depth > 0 && in_indexes && v > max_index)
 			return 2;
-		/* An arity: after the type's ':', a blank, a ']' or at the start. */
-		if (depth == 0 && (p == syn || strchr(": \t]", p[-1]))) {
+		/*
+		 * An arity: after a type's ':' (at any depth, in case the
+		 * parentheses are not what hwloc makes of them), or at the top
+		 * after a blank, a ']' or at the start.
+		 */
+		if ((p > syn && p[-1] == ':') ||
+		    (depth == 0 && (p == syn || strchr(" \t]", p[-1])))) {
 			if (v > max_pus)
 				return 1;
 			pus *= v ? v : 1;
