@@ -12,6 +12,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "disturb-plan.h"
@@ -22,7 +23,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: mbbench points [--placement compact|smt|scatter|CPUS] [--format human|csv]\n"
+		"usage: mbbench points [--placement compact|smt|scatter|CPUS] [--format human|csv|xml]\n"
 		"                      [--list threads|callers|npus|disturb-rounds|distance-levels]\n"
 		"The thread counts (calls, with the oversubscribed one) and caller counts\n"
 		"(contend) chosen from the topology, why each is there, and where the\n"
@@ -30,7 +31,9 @@ static void usage(FILE *f)
 		"topology is this host's, or MBBENCH_SYNTHETIC / HWLOC_SYNTHETIC /\n"
 		"HWLOC_XMLFILE's.\n\n"
 		"  --placement P   as for the experiments (default compact)\n"
-		"  --format F      human (default) or csv: one row per list and count\n"
+		"  --format F      human (default), csv: one row per list and count, or xml:\n"
+		"                  the whole topology as hwloc XML (what lstopo --of xml\n"
+		"                  writes), for a host without lstopo\n"
 		"  --list L        print one value and nothing else: the threads or callers\n"
 		"                  list (1,2,4), the PU count, disturb's rounds, or how\n"
 		"                  many levels distance can measure\n");
@@ -103,7 +106,7 @@ int exp_points_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *policy = "compact", *list = NULL;
-	int csv = 0, c, rc, nt, nc;
+	int csv = 0, xml = 0, c, rc, nt, nc;
 	hwloc_topology_t topo;
 	struct tpoint *tp, *cp;
 	char err[256], sum[256];
@@ -116,9 +119,10 @@ int exp_points_main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case 'f':
-			if (strcmp(optarg, "human") && strcmp(optarg, "csv"))
-				die_usage("unknown --format '%s' (use human or csv)", optarg);
+			if (strcmp(optarg, "human") && strcmp(optarg, "csv") && strcmp(optarg, "xml"))
+				die_usage("unknown --format '%s' (use human, csv or xml)", optarg);
 			csv = !strcmp(optarg, "csv");
+			xml = !strcmp(optarg, "xml");
 			break;
 		case 'l':
 			if (strcmp(optarg, "threads") && strcmp(optarg, "callers") &&
@@ -140,11 +144,26 @@ int exp_points_main(int argc, char **argv)
 	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s' (see mbbench points --help)", argv[optind]);
-	rc = topo_load(&topo, err, sizeof(err));
+	if (xml && list)
+		die_usage("--format xml prints the topology only: drop --list");
+	rc = xml ? topo_load_whole(&topo, err, sizeof(err)) : topo_load(&topo, err, sizeof(err));
 	if (rc == -2)
 		die_usage("%s", err);
 	if (rc)
 		die("%s", err);
+	if (xml) {
+		char *buf = NULL;
+		int n = 0;
+
+		if (hwloc_topology_export_xmlbuffer(topo, &buf, &n, 0))
+			die("hwloc cannot export the topology as XML");
+		rc = fwrite(buf, 1, n > 0 ? (size_t)n - 1 : 0, stdout) == (n > 0 ? (size_t)n - 1 : 0);
+		hwloc_free_xmlbuffer(topo, buf);
+		hwloc_topology_destroy(topo);
+		if (!rc || fflush(stdout))
+			die("cannot write the XML: %s", strerror(errno));
+		return 0;
+	}
 	nt = topo_thread_points(topo, policy, topo_npus(topo), 1, &tp, err, sizeof(err));
 	if (nt < 0)
 		die_usage("%s", err);

@@ -24,7 +24,7 @@ absent CPU|calls --placement 0,99999
 bad placement|calls --placement sideways
 points: bad placement|points --placement sideways
 points: unknown list|points --list everything
-points: unknown format|points --format xml
+points: unknown format|points --format yaml
 points: stray argument|points extra
 duration 0|calls --duration 0
 duration negative|calls --duration -1

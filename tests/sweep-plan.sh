@@ -23,7 +23,7 @@ numa4|pack:2 node:2 l3:2 core:8 pu:2"
 	echo "1..0 # SKIP built without liburcu: the golden plans count its rcu schemes"
 	exit 77
 }
-plan 17
+plan 18
 
 cd "$TMP" || exit 1
 while IFS='|' read -r name topo; do
@@ -98,3 +98,12 @@ for args in "--plan --budget soon" "--plan --budget 5" "--plan --threads 0" \
 done
 [ -z "$bad" ]
 ok $? "bad --budget, --threads, --callers, --placement, --assume-available without --plan: exit 2, one line (bad:${bad:- none})"
+
+# The topology as XML, for a host without lstopo (a guest): what hwloc reads
+# back from it is the same machine.
+MBBENCH_SYNTHETIC="pack:2 node:2 l3:2 core:8 pu:2" "$MBBENCH" points --format xml >topo.xml 2>err &&
+	head -n 1 topo.xml | grep -q '^<?xml' &&
+	[ "$(MBBENCH_SYNTHETIC="pack:2 node:2 l3:2 core:8 pu:2" "$MBBENCH" points | head -n 1)" = \
+		"$(HWLOC_XMLFILE=topo.xml "$MBBENCH" points | head -n 1)" ] &&
+	{ "$MBBENCH" points --format xml --list npus >out 2>err; [ $? -eq 2 ] && [ ! -s out ]; }
+ok $? "points --format xml: hwloc XML that loads back as the same topology; with --list, exit 2"
