@@ -223,7 +223,7 @@ def _write_all(outputs):
         raise AssembleError(f"cannot write {e.filename or 'the folder'}: {e.strerror}")
 
 
-def assemble(folder, preset, planned, interrupted, seed=None):
+def assemble(folder, preset, planned, interrupted, seed=None, timing=None):
     raw = os.path.join(folder, "raw")
     points = _read_manifest(os.path.join(raw, "points.txt"))
     run_order = [f"{p['experiment']}:{p['name']}" for p in points]
@@ -275,6 +275,10 @@ def assemble(folder, preset, planned, interrupted, seed=None):
                           for p in points if p["state"] == "failed"],
         "order_seed": seed,
         "run_order": run_order,
+        # The time model's prediction against the sweep's measuring time.
+        "budget_s": (timing or {}).get("budget"),
+        "predicted_s": (timing or {}).get("predicted"),
+        "measured_s": (timing or {}).get("measured"),
         "info": info,
         "points": envelopes,
     }
@@ -443,6 +447,9 @@ def _main(argv):
     a.add_argument("--planned", type=int, required=True)
     a.add_argument("--interrupted", action="store_true")
     a.add_argument("--seed", type=int)
+    a.add_argument("--budget", type=float)
+    a.add_argument("--predicted", type=float)
+    a.add_argument("--measured", type=float)
     t = sub.add_parser("title", help="print the figures' title for a results folder")
     t.add_argument("folder")
     args = ap.parse_args(argv)
@@ -450,7 +457,8 @@ def _main(argv):
         print(title(args.folder))
         return 0
     try:
-        assemble(args.folder, args.preset, args.planned, args.interrupted, args.seed)
+        assemble(args.folder, args.preset, args.planned, args.interrupted, args.seed,
+                 {"budget": args.budget, "predicted": args.predicted, "measured": args.measured})
     except AssembleError as e:
         print(f"sweep: {e}", file=sys.stderr)
         return 1

@@ -12,7 +12,7 @@ RUNALL="$MBBENCH sweep"
 PLOT="$MBBENCH plot"
 REPORT="$MBBENCH report"
 COMPARE="$MBBENCH compare"
-plan 16
+plan 19
 
 $RUNALL --quick --mechanism null,fence,membarrier-private-expedited \
 	--output "$TMP/runs/first" >"$TMP/out" 2>"$TMP/err"
@@ -146,6 +146,45 @@ $PLOT "$TMP/notrun" 2>"$TMP/e5"; r5=$?
 $REPORT "$run" --output "$TMP/missing/r.md" 2>"$TMP/e6"; r6=$?
 [ $r5 -eq 2 ] && [ $r6 -eq 2 ] && [ ! -e "$TMP/missing" ] && [ ! -e "$TMP/notrun/plots" ]
 ok $? "plot on a non-results folder, report to an unwritable destination: exit 2"
+# Measured in one place (a guest without python3), assembled in another.
+$RUNALL --quick --mechanism null --output "$TMP/mo" --measure-only >"$TMP/mo.out" 2>"$TMP/mo.err"
+mrc=$?
+[ "$mrc" -eq 0 ] && [ ! -e "$TMP/mo" ] && [ -s "$TMP/mo.incomplete/raw/sweep.txt" ] &&
+	[ -s "$TMP/mo.incomplete/topology.xml" ] && [ ! -e "$TMP/mo.incomplete/run.json" ] &&
+	grep -q "sweep --assemble $TMP/mo.incomplete" "$TMP/mo.out"
+ok $? "--measure-only: exit $mrc, the .incomplete folder with raw/sweep.txt and no run.json"
+cp -R "$TMP/mo.incomplete" "$TMP/mo2.incomplete"
+$RUNALL --assemble "$TMP/mo.incomplete" >"$TMP/as.out" 2>"$TMP/as.err" &&
+	[ ! -e "$TMP/mo.incomplete" ] && [ -s "$TMP/mo/report.md" ] && [ -s "$TMP/mo/calls.csv" ] &&
+	grep -q '^Time: [0-9]* s planned (budget 300 s), [0-9]* s taken to measure' "$TMP/mo/report.md" &&
+	"$PY" - "$TMP/mo/run.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["points_done"] == d["points_planned"] == 2, d["points_done"]
+assert d["budget_s"] == 300 and d["predicted_s"] > 0 and d["measured_s"] >= 0, d
+PY
+ok $? "--assemble: the folder gets run.json, CSVs, report (with planned and taken time) and its final name"
+bad=
+sed 's/^planned .*/planned many/' "$TMP/mo2.incomplete/raw/sweep.txt" >"$TMP/sw.txt"
+cp "$TMP/mo2.incomplete/raw/sweep.txt" "$TMP/sw.good"
+for args in "--assemble $TMP/mo" "--assemble $TMP/half.incomplete" "--full --assemble $TMP/mo2.incomplete" \
+	"--assemble $TMP/mo2.incomplete --measure-only" "--plan --measure-only" "damaged"; do
+	if [ "$args" = damaged ]; then
+		cp "$TMP/sw.txt" "$TMP/mo2.incomplete/raw/sweep.txt"
+		args="--assemble $TMP/mo2.incomplete"
+		want=1
+	else
+		want=2
+	fi
+	# shellcheck disable=SC2086
+	$RUNALL $args >"$TMP/b.out" 2>"$TMP/b.err"
+	rc=$?
+	{ [ "$rc" -eq "$want" ] && [ "$(wc -l <"$TMP/b.err")" -eq 1 ] && [ -d "$TMP/mo2.incomplete" ] &&
+		[ ! -e "$TMP/mo2.incomplete/run.json" ] && [ ! -e "$TMP/mo2" ]; } ||
+		bad="$bad [$args: rc $rc, $(head -c 100 "$TMP/b.err")]"
+done
+[ -z "$bad" ]
+ok $? "--assemble on a finished, foreign, damaged or re-optioned folder: one line, nothing written (bad:${bad:- none})"
 $RUNALL --mechanism nosuch --out-root "$TMP/bad" 2>"$TMP/e7"
 [ $? -eq 2 ] && [ -z "$(ls "$TMP/bad" 2>/dev/null)" ]
 ok $? "sweep with an unknown mechanism: exit 2, no folder"
