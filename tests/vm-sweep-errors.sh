@@ -28,7 +28,15 @@ kernel name that is not a folder name|scale --smp 2 --kernel ../x=$TMP/full/x
 --kernels without a list|scale --smp 2 --kernels
 empty element in the vCPU list|scale --smp 2,,4
 vCPU count of 20 digits|scale --smp 99999999999999999999
-output folder that is a file|scale --smp 2 --mbbench-static $MBBENCH --out $TMP/full/x"
+output folder that is a file|scale --smp 2 --mbbench-static $MBBENCH --out $TMP/full/x
+sweep with a vCPU list|sweep --smp 4
+sweep with two numbers for a topology|sweep --topology 2,4
+sweep with a zero in the topology|sweep --topology 2,0,2
+sweep with more vCPUs than CONFIG_NR_CPUS|sweep --topology 4,9,2
+sweep with a budget below 10 s|sweep --budget 5
+sweep with a budget of garbage|sweep --budget soon
+budget outside sweep|scale --smp 2 --budget 300
+sweep into a non-empty folder|sweep --mbbench-static $MBBENCH --out $TMP/full"
 plan $(($(printf '%s\n' "$cases" | wc -l) + 2))
 while IFS='|' read -r name args; do
 	# shellcheck disable=SC2086
