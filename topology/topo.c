@@ -76,12 +76,13 @@ int topo_synthetic_check(const char *syn, unsigned long long max_pus,
 		if (depth > 0 && in_indexes && v > max_index)
 			return 2;
 		/*
-		 * An arity: after a type's ':' (at any depth, in case the
-		 * parentheses are not what hwloc makes of them), or at the top
-		 * after a blank, a ']' or at the start.
+		 * An arity: after a type's ':' at any depth (in case the
+		 * parentheses are not what hwloc makes of them), and any other
+		 * number outside parentheses but a value after '=' or '.':
+		 * hwloc reads "()24949" as 24949 PUs.
 		 */
 		if ((p > syn && p[-1] == ':') ||
-		    (depth == 0 && (p == syn || strchr(" \t]", p[-1])))) {
+		    (depth == 0 && (p == syn || !strchr("=.", p[-1])))) {
 			if (v > max_pus)
 				return 1;
 			pus *= v ? v : 1;
