@@ -235,13 +235,13 @@ void disturb_tool_round(struct run_ctx *c, const struct mechanism *m,
 
 		disturb_counter_cells(c, r, cpu, &pd[p], &pd[0], p);
 		table_set_str(c->t, r, "policy", "the tool's own");
-		disturb_hist_cells(c->t, r, &th[p]);
+		disturb_hist_cells(c->t, r, &th[p], NULL);
 		if (!th[p].count)
 			table_set_num(c->t, r, "max_ns", tool_max[p]);
 		r = disturb_row(c, m, ri, "caller", c->d->caller_cpu, ph, "mbbench");
 		disturb_counter_cells(c, r, c->d->caller_cpu, &pd[p], &pd[0], p);
 		if (p)
-			disturb_hist_cells(c->t, r, &caller_h);
+			disturb_hist_cells(c->t, r, &caller_h, NULL);
 	}
 out:
 	disturb_phase_free(&pd[0]);

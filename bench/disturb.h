@@ -54,7 +54,12 @@ void disturb_skip_rows(struct run_ctx *c, const struct mechanism *m, int round,
 		       const char *role, int cpu, const char *victim, const char *reason);
 void disturb_counter_cells(struct run_ctx *c, int r, int cpu, struct phase_data *pd,
 			   struct phase_data *base, int storm);
-void disturb_hist_cells(struct table *t, int r, const struct hist *h);
+/* The percentiles in rows, and the slices' percentiles that give their CIs. */
+#define DISTURB_NPCT 3
+extern const double disturb_pcts[DISTURB_NPCT];
+/* samples, percentiles, max; with bp of 2 or more batches, their CIs. */
+void disturb_hist_cells(struct table *t, int r, const struct hist *h,
+			const struct pct_batches *bp);
 void disturb_snap_begin(struct run_ctx *c, struct phase_data *pd, uint64_t *t0);
 void disturb_snap_end(struct run_ctx *c, struct phase_data *pd, uint64_t t0);
 void disturb_phase_free(struct phase_data *pd);

@@ -10,6 +10,10 @@
  * delivered, and the victims' loop gaps (oslat method) or wake-up latency
  * (cyclictest method). The seed's claim under test: v5/PRIVATE_EXPEDITED
  * IPIs only the CPUs running the caller's threads, v1 every CPU.
+ *
+ * Each phase runs in NSLICE slices; the percentiles of each slice's
+ * samples (the caller's calls, a foreign victim's gaps or wake-ups) give
+ * the phase's percentiles their 95% CIs, as latency's repeats do.
  */
 #include "config.h"
 
@@ -30,6 +34,7 @@
 
 #define MAX_RATE 10000000ull
 #define WARMUP_S 0.1
+#define NSLICE 5
 
 static const struct col disturb_cols[] = {
 	{ "mechanism", COL_STR },
@@ -57,6 +62,10 @@ static const struct col disturb_cols[] = {
 	{ "p99_ns", COL_NUM },
 	{ "p999_ns", COL_NUM },
 	{ "max_ns", COL_NUM },
+	{ "repeats", COL_INT },
+	{ "p50_ns_ci95", COL_NUM },
+	{ "p99_ns_ci95", COL_NUM },
+	{ "p999_ns_ci95", COL_NUM },
 	{ "status", COL_STR },
 	{ "skip_reason", COL_STR },
 	{ "where", COL_STR },
@@ -202,8 +211,13 @@ void disturb_counter_cells(struct run_ctx *c, int r, int cpu, struct phase_data 
 	table_set_str(t, r, "status", "ok");
 }
 
-void disturb_hist_cells(struct table *t, int r, const struct hist *h)
+const double disturb_pcts[DISTURB_NPCT] = { 50, 99, 99.9 };
+
+void disturb_hist_cells(struct table *t, int r, const struct hist *h,
+			const struct pct_batches *bp)
 {
+	static const char *const ci[DISTURB_NPCT] = { "p50_ns_ci95", "p99_ns_ci95", "p999_ns_ci95" };
+
 	table_set_int(t, r, "samples", (long long)h->count);
 	if (!h->count)
 		return;
@@ -211,6 +225,63 @@ void disturb_hist_cells(struct table *t, int r, const struct hist *h)
 	table_set_num(t, r, "p99_ns", hist_percentile(h, 99));
 	table_set_num(t, r, "p999_ns", hist_percentile(h, 99.9));
 	table_set_num(t, r, "max_ns", (double)h->max);
+	if (!bp || bp->n < 2)	/* no spread to take a CI from: empty cells */
+		return;
+	table_set_int(t, r, "repeats", bp->n);
+	for (int k = 0; k < DISTURB_NPCT; k++)
+		table_set_num(t, r, ci[k], pct_batches_ci95(bp, k));
+}
+
+/*
+ * One phase of a round in NSLICE slices of the paced loop: the caller's
+ * calls into caller_h (when given) with one batch of percentiles per slice
+ * in *cb, and each foreign victim's new samples since the last slice as one
+ * batch in vb[k] (vk[k] NULL: no victim histogram in slot k).
+ */
+static void sliced_phase(struct run_ctx *c, const struct mechanism *m, double dur,
+			 struct hist *caller_h, struct pct_batches *cb, struct measure *me,
+			 int n, struct victim *const *vk, int ph, struct pct_batches *vb)
+{
+	struct hist slice, snap, prev[64];
+
+	memset(me, 0, sizeof(*me));
+	hist_init(&slice);
+	hist_init(&snap);
+	for (int k = 0; k < n; k++) {
+		hist_init(&prev[k]);
+		if (vk[k])
+			hist_merge(&prev[k], &vk[k]->sh->h[ph]);
+	}
+	for (int i = 0; i < NSLICE; i++) {
+		struct measure one;
+
+		hist_reset(&slice);
+		harness_paced(m, c->d->rate, dur / NSLICE, caller_h ? &slice : NULL, &one);
+		me->calls += one.calls;
+		me->ns += one.ns;
+		if (!me->err)
+			me->err = one.err;
+		if (caller_h) {
+			hist_merge(caller_h, &slice);
+			pct_batches_add(cb, &slice);
+		}
+		for (int k = 0; k < n; k++) {
+			if (!vk[k])
+				continue;
+			hist_reset(&snap);	/* one reading of the growing histogram */
+			hist_merge(&snap, &vk[k]->sh->h[ph]);
+			hist_since(&slice, &snap, &prev[k]);
+			pct_batches_add(&vb[k], &slice);
+			hist_reset(&prev[k]);
+			hist_merge(&prev[k], &snap);
+		}
+		if (me->err)
+			break;
+	}
+	for (int k = 0; k < n; k++)
+		hist_free(&prev[k]);
+	hist_free(&slice);
+	hist_free(&snap);
 }
 
 void disturb_snap_begin(struct run_ctx *c, struct phase_data *pd, uint64_t *t0)
@@ -250,6 +321,8 @@ static void run_round(struct run_ctx *c, const struct mechanism *m,
 	pid_t vpid[64] = { 0 };
 	struct phase_data pd[2];
 	struct hist caller_h;
+	struct pct_batches cb, vb[2][64];
+	struct victim *vk[64] = { 0 };
 	struct watchdog *wd;
 	const double dur = o->duration_s;
 	char err[256];
@@ -291,6 +364,15 @@ static void run_round(struct run_ctx *c, const struct mechanism *m,
 		goto out;
 	}
 	hist_init(&caller_h);
+	pct_batches_init(&cb, disturb_pcts, DISTURB_NPCT, NSLICE);
+	for (int k = 0; k < rd->n; k++) {
+		for (int p = 0; p < 2; p++)
+			pct_batches_init(&vb[p][k], disturb_pcts, DISTURB_NPCT, NSLICE);
+		for (int i = 0; i < g.nv; i++)
+			if (!failed[k] && g.v[i].cpu == rd->s[k].cpu && g.v[i].sh &&
+			    (rd->s[k].role == ROLE_FOREIGN_RT || rd->s[k].role == ROLE_FOREIGN_SLEEP))
+				vk[k] = &g.v[i];
+	}
 	harness_warmup(m, 0.02);
 	usleep((useconds_t)(WARMUP_S * 1e6));
 	for (int k = 0; k < rd->n; k++)
@@ -308,7 +390,8 @@ static void run_round(struct run_ctx *c, const struct mechanism *m,
 			rt0[k] = slot_runtime(&team, selfidx[k], vpid[k]);
 		disturb_snap_begin(c, &pd[p], &t0);
 		/* Baseline: the same paced loop without a barrier. */
-		harness_paced(p ? m : null_mech, c->d->rate, dur, p ? &caller_h : NULL, &pd[p].me);
+		sliced_phase(c, p ? m : null_mech, dur, p ? &caller_h : NULL, &cb, &pd[p].me,
+			     rd->n, vk, p ? VPH_STORM : VPH_BASELINE, vb[p]);
 		disturb_snap_end(c, &pd[p], t0);
 		for (int k = 0; k < rd->n; k++) {
 			uint64_t rt1 = slot_runtime(&team, selfidx[k], vpid[k]);
@@ -356,7 +439,7 @@ static void run_round(struct run_ctx *c, const struct mechanism *m,
 			if ((role == ROLE_FOREIGN_RT || role == ROLE_FOREIGN_SLEEP) && v) {
 				const struct hist *vh = &v->sh->h[p ? VPH_STORM : VPH_BASELINE];
 
-				disturb_hist_cells(c->t, r, vh);
+				disturb_hist_cells(c->t, r, vh, &vb[p][k]);
 				/* No sample is no measurement: its CPU never ran it. */
 				if (!vh->count && !pd[p].me.err)
 					row_skip(c->t, r, "the victim took no sample in this phase: its CPU never ran it (host too busy; retry on a quieter host)");
@@ -368,7 +451,7 @@ static void run_round(struct run_ctx *c, const struct mechanism *m,
 		disturb_counter_cells(c, r, c->d->caller_cpu, &pd[p], &pd[0], p);
 		table_set_str(c->t, r, "policy", "SCHED_OTHER");
 		if (p)
-			disturb_hist_cells(c->t, r, &caller_h);
+			disturb_hist_cells(c->t, r, &caller_h, &cb);
 		if (pd[p].me.err) {
 			snprintf(err, sizeof(err), "barrier failed: %s", strerror(-pd[p].me.err));
 			row_skip(c->t, r, err);
@@ -378,6 +461,10 @@ static void run_round(struct run_ctx *c, const struct mechanism *m,
 		results_note(c->res, "%s round %d: %llu barriers in %.2f s, below the %.0f/s asked: each call takes longer than the period",
 			     m->name, ri, (unsigned long long)pd[1].me.calls, pd[1].elapsed_s, c->d->rate);
 	hist_free(&caller_h);
+	pct_batches_free(&cb);
+	for (int k = 0; k < rd->n; k++)
+		for (int p = 0; p < 2; p++)
+			pct_batches_free(&vb[p][k]);
 	disturb_phase_free(&pd[0]);
 	disturb_phase_free(&pd[1]);
 out:

@@ -61,8 +61,7 @@ struct latency_run {
 	struct results *res;
 	struct hist h;		/* the point's calls */
 	struct hist cur;	/* one repeat's */
-	double *rep_pct[NPCT];	/* each repeat's percentiles */
-	int nrep;
+	struct pct_batches bp;	/* each repeat's percentiles */
 };
 
 static int latency_row(void *ctx, const struct mechanism *m, int threads)
@@ -109,7 +108,7 @@ static int latency_measure(void *ctx, const struct mechanism *m, int T)
 
 	(void)T;
 	hist_reset(&l->h);
-	l->nrep = 0;
+	pct_batches_reset(&l->bp);
 	err = harness_warmup(m, o->iterations ? 0.02 : o->duration_s / 10);
 	/*
 	 * Each repeat is a batch: its percentiles give the spread from which
@@ -123,9 +122,7 @@ static int latency_measure(void *ctx, const struct mechanism *m, int T)
 		err = me.err;
 		if (!l->cur.count)
 			continue;
-		for (int k = 0; k < NPCT; k++)
-			l->rep_pct[k][l->nrep] = hist_percentile(&l->cur, pcts[k]);
-		l->nrep++;
+		pct_batches_add(&l->bp, &l->cur);
 		hist_merge(&l->h, &l->cur);
 	}
 	return err ? err : l->h.count ? 0 : -EIO;
@@ -147,15 +144,11 @@ static void latency_fill(void *ctx, int row, const struct mechanism *m, int T,
 	table_set_num(t, row, "p999_ns", hist_percentile(h, 99.9));
 	table_set_num(t, row, "max_ns", (double)h->max);
 	table_set_num(t, row, "mean_ns", h->sum / (double)h->count);
-	table_set_int(t, row, "repeats", l->nrep);
+	table_set_int(t, row, "repeats", l->bp.n);
 	/* With one repeat there is no spread to take a CI from: empty cells. */
-	if (l->nrep >= 2)
-		for (int k = 0; k < NPCT; k++) {
-			struct summary s;
-
-			summarize(l->rep_pct[k], l->nrep, &s);
-			table_set_num(t, row, pct_ci[k], s.ci95);
-		}
+	if (l->bp.n >= 2)
+		for (int k = 0; k < NPCT; k++)
+			table_set_num(t, row, pct_ci[k], pct_batches_ci95(&l->bp, k));
 	hist_rows(l->ht, m, T, h);
 	if (h->count < 1000)
 		results_note(l->res, "%s T=%d: only %llu samples; p99.9 is the max", m->name, T, (unsigned long long)h->count);
@@ -218,8 +211,7 @@ int exp_latency_main(int argc, char **argv)
 	results_add_table(&res, "histogram", &ht);
 	hist_init(&l.h);
 	hist_init(&l.cur);
-	for (int k = 0; k < NPCT; k++)
-		l.rep_pct[k] = xcalloc((size_t)o.repeat, sizeof(double));
+	pct_batches_init(&l.bp, pcts, NPCT, o.repeat);
 	l.o = &o;
 	l.t = &t;
 	l.ht = &ht;
@@ -230,8 +222,7 @@ int exp_latency_main(int argc, char **argv)
 	results_emit(&res);
 	hist_free(&l.h);
 	hist_free(&l.cur);
-	for (int k = 0; k < NPCT; k++)
-		free(l.rep_pct[k]);
+	pct_batches_free(&l.bp);
 	table_free(&t);
 	table_free(&ht);
 	opts_free(&o);

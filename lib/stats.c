@@ -147,6 +147,76 @@ void hist_merge(struct hist *dst, const struct hist *src)
 		dst->max = src->max;
 }
 
+void hist_since(struct hist *dst, const struct hist *now, const struct hist *before)
+{
+	uint64_t lo, hi;
+	int first = -1, last = -1;
+
+	hist_reset(dst);
+	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+		uint64_t a = now->b[i], z = before->b[i];
+
+		dst->b[i] = a > z ? a - z : 0;
+		if (!dst->b[i])
+			continue;
+		dst->count += dst->b[i];
+		if (first < 0)
+			first = (int)i;
+		last = (int)i;
+	}
+	if (!dst->count)
+		return;
+	dst->sum = now->sum > before->sum ? now->sum - before->sum : 0;
+	hist_bucket_bounds((unsigned)first, &lo, &hi);
+	dst->min = lo;
+	hist_bucket_bounds((unsigned)last, &lo, &hi);
+	dst->max = hi;
+}
+
+void pct_batches_init(struct pct_batches *b, const double *pcts, int npct, int cap)
+{
+	b->n = 0;
+	b->cap = cap;
+	b->npct = npct;
+	b->pcts = pcts;
+	b->v = xcalloc((size_t)(cap > 0 ? cap : 1) * (size_t)npct, sizeof(*b->v));
+}
+
+void pct_batches_free(struct pct_batches *b)
+{
+	free(b->v);
+	b->v = NULL;
+}
+
+void pct_batches_reset(struct pct_batches *b)
+{
+	b->n = 0;
+}
+
+void pct_batches_add(struct pct_batches *b, const struct hist *h)
+{
+	if (!h->count || b->n >= b->cap)
+		return;
+	for (int k = 0; k < b->npct; k++)
+		b->v[b->n * b->npct + k] = hist_percentile(h, b->pcts[k]);
+	b->n++;
+}
+
+double pct_batches_ci95(const struct pct_batches *b, int k)
+{
+	struct summary s;
+	double *x;
+
+	if (b->n < 2)
+		return NAN;
+	x = xcalloc((size_t)b->n, sizeof(*x));
+	for (int i = 0; i < b->n; i++)
+		x[i] = b->v[i * b->npct + k];
+	summarize(x, b->n, &s);
+	free(x);
+	return s.ci95;
+}
+
 double hist_percentile(const struct hist *h, double p)
 {
 	uint64_t rank, seen = 0;

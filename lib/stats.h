@@ -43,9 +43,34 @@ void hist_add(struct hist *h, uint64_t v);
 /* n samples of value v at once (histograms read from other tools). */
 void hist_add_n(struct hist *h, uint64_t v, uint64_t n);
 void hist_merge(struct hist *dst, const struct hist *src);
+/*
+ * dst = now - before, where both are readings of one growing histogram
+ * (another process's, in shared memory, read while it adds): the count is
+ * the buckets' sum and min/max the bounds of the outer non-empty buckets.
+ */
+void hist_since(struct hist *dst, const struct hist *now, const struct hist *before);
 /* p in [0,100]; 0 when empty. */
 double hist_percentile(const struct hist *h, double p);
 unsigned hist_index(uint64_t v);
 void hist_bucket_bounds(unsigned idx, uint64_t *lo, uint64_t *hi);
+
+/*
+ * Percentiles of batches (the repeats of a latency point, the slices of a
+ * disturb phase): the spread of each batch's percentiles gives the pooled
+ * percentiles' 95% CIs (the batch-percentile method).
+ */
+struct pct_batches {
+	int n, cap, npct;
+	const double *pcts;	/* npct percentiles, in [0,100] */
+	double *v;		/* v[batch * npct + k] */
+};
+
+void pct_batches_init(struct pct_batches *b, const double *pcts, int npct, int cap);
+void pct_batches_free(struct pct_batches *b);
+void pct_batches_reset(struct pct_batches *b);
+/* One batch; an empty histogram or a full set is not added. */
+void pct_batches_add(struct pct_batches *b, const struct hist *h);
+/* The CI half-width of percentile k, NAN below two batches. */
+double pct_batches_ci95(const struct pct_batches *b, int k);
 
 #endif

@@ -79,6 +79,11 @@ for r in rows:
             fails.append("%s all IPIs %.3f" % (r["role"], allv))
     if r["role"] in ("foreign-rt", "foreign-sleep"):
         assert int(r["samples"]) > 0 and r["p50_ns"] and r["p999_ns"] and r["max_ns"], r
+        # The phase's five slices give each percentile a CI.
+        assert r["repeats"] == "5" and all(float(r[c]) >= 0 for c in ("p50_ns_ci95", "p99_ns_ci95", "p999_ns_ci95")), r
+for r in rows:
+    if r["role"] == "caller" and r["phase"] == "storm" and r["status"] == "ok":
+        assert r["repeats"] == "5" and float(r["p99_ns_ci95"]) >= 0 and int(r["samples"]) >= 1000, r
 for f in fails:
     print("# " + f)
 assert not fails, fails
