@@ -6,6 +6,12 @@
  * sides); seeing it even once fails the run. The controls (no barrier, a
  * fence on one side only) are allowed to show it and must, on x86, for the
  * test to mean anything.
+ *
+ * With --repeat N each pairing runs N times (fresh threads each time, so
+ * each repeat meets its own timing alignment); the counts are summed, and
+ * the spread of the N rates gives forbidden_per_million_ci95, which is what
+ * two runs' rates are compared with (the Wilson interval treats trials as
+ * independent, and a control's rate moves more between thread starts).
  */
 #include "config.h"
 
@@ -23,6 +29,7 @@ static const struct col litmus_cols[] = {
 	{ "b_side", COL_STR },
 	{ "expect", COL_STR },
 	{ "cpus", COL_STR },
+	{ "repeats", COL_INT },
 	{ "trials", COL_INT },
 	{ "r1_0_r2_0", COL_INT },
 	{ "r1_0_r2_1", COL_INT },
@@ -32,6 +39,7 @@ static const struct col litmus_cols[] = {
 	{ "trials_per_s", COL_NUM },
 	{ "forbidden_per_million_lo95", COL_NUM },
 	{ "forbidden_per_million_hi95", COL_NUM },
+	{ "forbidden_per_million_ci95", COL_NUM },
 	{ "status", COL_STR },
 	{ "skip_reason", COL_STR },
 };
@@ -129,6 +137,34 @@ static int bind_cpu(void *arg, int cpu)
 	return topo_bind_self(arg, cpu);
 }
 
+/*
+ * o->repeat runs of one pairing, counts summed into *sum and each run's
+ * forbidden rate (per million trials) in rates[]; nonzero with the reason.
+ */
+static int litmus_repeats(const struct litmus_pairing *p, const struct placement *pl,
+			  const struct opts *o, struct litmus_counts *sum, double *rates,
+			  char *reason, size_t len)
+{
+	memset(sum, 0, sizeof(*sum));
+	for (int r = 0; r < o->repeat; r++) {
+		struct litmus_counts c;
+
+		if (litmus_run(p, pl->pu_os[0], pl->pu_os[1], bind_cpu, o->topo,
+			       o->iterations, o->duration_s, &c, reason, len))
+			return -1;
+		if (c.err) {
+			snprintf(reason, len, "barrier failed: %s", strerror(-c.err));
+			return -1;
+		}
+		sum->trials += c.trials;
+		sum->ns += c.ns;
+		for (int k = 0; k < 4; k++)
+			sum->r[k] += c.r[k];
+		rates[r] = c.trials ? (double)c.r[0] * 1e6 / (double)c.trials : 0;
+	}
+	return 0;
+}
+
 int exp_litmus_main(int argc, char **argv)
 {
 	const char *pairing_arg = NULL;
@@ -144,9 +180,10 @@ int exp_litmus_main(int argc, char **argv)
 	struct exp_spec spec = {
 		.name = "litmus",
 		.synopsis = "Store-buffering litmus per barrier pairing: r1 = r2 = 0 must never be seen with a correct barrier.",
-		.common = CO_DURATION | CO_FORMAT | CO_JSON | CO_OUTPUT | CO_PLACEMENT,
+		.common = CO_DURATION | CO_REPEAT | CO_FORMAT | CO_JSON | CO_OUTPUT | CO_PLACEMENT,
 		.opts = litmus_opts,
 		.def_duration_s = 1.0,
+		.def_repeat = 1,
 	};
 	struct litmus_pairing *pairs;
 	struct opts o;
@@ -154,6 +191,7 @@ int exp_litmus_main(int argc, char **argv)
 	struct results res;
 	struct placement pl;
 	char err[256], *cpus;
+	double *rates;
 	int n, failed = 0, same_cpu;
 
 	opts_parse(argc, argv, &spec, &o);
@@ -167,6 +205,7 @@ int exp_litmus_main(int argc, char **argv)
 	results_begin(&res, &o, &t);
 	cpus = placement_cpus_str(&pl, 0, 2);
 	same_cpu = pl.pu_os[0] == pl.pu_os[1];
+	rates = xcalloc((size_t)o.repeat, sizeof(*rates));
 
 	for (int i = 0; i < n; i++) {
 		const struct litmus_pairing *p = &pairs[i];
@@ -186,12 +225,7 @@ int exp_litmus_main(int argc, char **argv)
 			ok = 0;
 		} else if (p->a == LS_MECH && mech_prepare(p->mech, reason, sizeof(reason))) {
 			ok = 0;
-		} else if (litmus_run(p, pl.pu_os[0], pl.pu_os[1], bind_cpu, o.topo,
-				      o.iterations, o.duration_s, &c, reason,
-				      sizeof(reason))) {
-			ok = 0;
-		} else if (c.err) {
-			snprintf(reason, sizeof(reason), "barrier failed: %s", strerror(-c.err));
+		} else if (litmus_repeats(p, &pl, &o, &c, rates, reason, sizeof(reason))) {
 			ok = 0;
 		}
 		if (p->a == LS_MECH && p->mech->teardown && !same_cpu)
@@ -200,6 +234,7 @@ int exp_litmus_main(int argc, char **argv)
 			row_skip(&t, row, reason);
 			continue;
 		}
+		table_set_int(&t, row, "repeats", o.repeat);
 		table_set_int(&t, row, "trials", (long long)c.trials);
 		table_set_int(&t, row, "r1_0_r2_0", (long long)c.r[0]);
 		table_set_int(&t, row, "r1_0_r2_1", (long long)c.r[1]);
@@ -215,6 +250,12 @@ int exp_litmus_main(int argc, char **argv)
 			table_set_num(&t, row, "forbidden_per_million_lo95", lo * 1e6);
 			table_set_num(&t, row, "forbidden_per_million_hi95", hi * 1e6);
 		}
+		if (o.repeat > 1) {
+			struct summary s;
+
+			summarize(rates, o.repeat, &s);
+			table_set_num(&t, row, "forbidden_per_million_ci95", s.ci95);
+		}
 		if (p->forbidden && c.r[0]) {
 			failed = 1;
 			table_set_str(&t, row, "status", "failed");
@@ -229,6 +270,7 @@ int exp_litmus_main(int argc, char **argv)
 		}
 	}
 	results_emit(&res);
+	free(rates);
 	free(cpus);
 	placement_free(&pl);
 	table_free(&t);

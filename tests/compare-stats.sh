@@ -9,7 +9,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_python
-plan 12
+plan 14
 
 "$PY" - "$TMP" <<'PY'
 import json, math, os, random, sys
@@ -117,4 +117,39 @@ ok $? "a 50% change on 50 points, 5 against 5 replicates: $hit of 50 found worse
 "$MBBENCH" compare "$TMP/ra0" "$TMP/ra1" --vs "$TMP/rb0" --vs "$TMP/rb1" >/dev/null 2>&1; r3=$?
 [ $r1 -eq 0 ] && [ $r2 -eq 2 ] && [ $r3 -eq 2 ] && [ "$(wc -l <"$TMP/vs.err")" -eq 1 ]
 ok $? "--vs: one run on a side works ($r1); none on a side ($r2) or --vs twice ($r3) is exit 2: $(cat "$TMP/vs.err")"
+
+# Litmus and percentiles: a control's rate (repeats and a CI) that moved is
+# "changed", never worse; a barrier pairing that failed is worse; slices of
+# a percentile that all fell in one histogram bucket (CI 0) are not taken
+# as certain: 24 against 25 ns is within the 1 ns resolution, 24 against
+# 40 is not.
+"$PY" - "$TMP" <<'PY'
+import json, os, sys
+lit = ("pairing,a_side,b_side,expect,cpus,repeats,trials,r1_0_r2_0,r1_0_r2_1,r1_1_r2_0,r1_1_r2_1,"
+       "forbidden_per_million,trials_per_s,forbidden_per_million_lo95,forbidden_per_million_hi95,"
+       "forbidden_per_million_ci95,status,skip_reason")
+lat = ("mechanism,threads,behaviour,scope,samples,min_ns,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,repeats,"
+       "p50_ns_ci95,p99_ns_ci95,status,skip_reason")
+for name, rate, st, p99 in (("la", 30000, "ok", 24), ("lb", 90000, "failed", 25), ("lc", 30000, "ok", 40)):
+    d = os.path.join(sys.argv[1], name)
+    os.makedirs(d)
+    json.dump({"format_version": 1, "tool": "mbbench sweep", "preset": "quick", "interrupted": False,
+               "points_planned": 1, "points_done": 1, "points_failed": [],
+               "info": {"host": {"hostname": "h"}}, "points": []}, open(os.path.join(d, "run.json"), "w"))
+    fails = 3 if st == "failed" else 0
+    open(os.path.join(d, "litmus.csv"), "w").write("\n".join([lit,
+        f"none,compiler,compiler,allowed,0;1,3,1000000,{rate // 1},0,0,0,{rate},1e6,{rate - 500},{rate + 500},2000,ok,",
+        f"fence-both,fence,fence,forbidden,0;1,3,1000000,{fails},0,0,0,{fails},1e6,0,9,0,{st},"]) + "\n")
+    open(os.path.join(d, "latency.csv"), "w").write("\n".join([lat,
+        f"null,1,spin,same-process,1000,20,22,23,{p99},{p99},{p99},5,0,0,ok,"]) + "\n")
+PY
+"$MBBENCH" compare "$TMP/la" "$TMP/lb" --format csv >"$TMP/l.csv" 2>"$TMP/l.err"
+grep -q 'litmus,pairing=none,forbidden_per_million,.*,\*,changed$' "$TMP/l.csv" &&
+	grep -q 'litmus,pairing=fence-both,status,ok,failed,.*worse$' "$TMP/l.csv" &&
+	grep -q 'latency,mechanism=null .*,p99_ns,24.0,25.0,.*,~,-$' "$TMP/l.csv"
+ok $? "a litmus control's rate that moved is changed, not worse; a failed pairing is worse; 24 vs 25 ns in one bucket each is not flagged ($(head -c 120 "$TMP/l.err"))"
+"$MBBENCH" compare "$TMP/la" "$TMP/lc" --format csv >"$TMP/l2.csv" 2>&1
+grep -q 'latency,mechanism=null .*,p99_ns,24.0,40.0,.*,\*,worse$' "$TMP/l2.csv" &&
+	grep -q 'litmus,pairing=none,forbidden_per_million,.*,~,-$' "$TMP/l2.csv"
+ok $? "a percentile from 24 to 40 ns with CIs of 0 is flagged worse; an unchanged control rate is not"
 done_testing

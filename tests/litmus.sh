@@ -10,7 +10,7 @@ if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
 	exit 0
 fi
 forbidden="fence-both membarrier-private-expedited signal mprotect"
-plan 7
+plan 9
 "$MBBENCH" litmus --pairing "none,$(echo $forbidden | tr ' ' ,)" --duration 0.3 \
 	--format csv >"$TMP/l.csv" 2>"$TMP/err"
 ok $? "litmus exits 0 ($(head -c 160 "$TMP/err"))"
@@ -52,4 +52,18 @@ ok $? "litmus: each rate lies within its Wilson 95% interval, whose upper end is
 else
 	skip "litmus intervals: python3 not found (apt-get install python3)"
 fi
+# --repeat: each pairing runs N times with fresh threads; the counts are the
+# sums and the spread of the N rates is the rate's CI.
+"$MBBENCH" litmus --pairing none,fence-both --duration 0.1 --repeat 3 --format csv >"$TMP/r.csv" 2>"$TMP/err"
+rc=$?
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	{ n[$1] = $h["repeats"]; ci[$1] = $h["forbidden_per_million_ci95"]
+	  s[$1] = $h["r1_0_r2_0"] + $h["r1_0_r2_1"] + $h["r1_1_r2_0"] + $h["r1_1_r2_1"]; t[$1] = $h["trials"] }
+	END { exit !(n["none"] == 3 && n["fence-both"] == 3 && ci["none"] != "" && ci["none"] >= 0 &&
+		ci["fence-both"] == 0 && s["none"] == t["none"] && t["none"] > 0) }' "$TMP/r.csv"
+[ $rc -eq 0 ] && [ $? -eq 0 ]
+ok $? "litmus --repeat 3: repeats 3, the outcomes sum to the trials, a CI on the control's rate, 0 on fence-both ($(head -c 120 "$TMP/err"))"
+"$MBBENCH" litmus --pairing none --duration 0.1 --repeat 0 >"$TMP/o" 2>"$TMP/err"
+[ $? -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/o" ]
+ok $? "litmus --repeat 0: exit 2 and one line ($(cat "$TMP/err"))"
 done_testing
