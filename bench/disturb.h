@@ -26,12 +26,19 @@ struct dstate {
 };
 
 /* What one phase of one round saw. */
+/* Our own victims' phases run in this many slices (CIs from their spread). */
+#define DISTURB_NSLICE 5
+
 struct phase_data {
 	struct ipisnap a, b;
 	double elapsed_s;
 	struct measure me;
 	unsigned long *acks;	/* per self thread, during the phase */
 	double oncpu[64];	/* per slot: fraction of the phase it ran */
+	int nsl;		/* slices taken; 0: one piece (a real tool's round) */
+	struct ipisnap sl[DISTURB_NSLICE + 1];	/* the counts at the slices' edges */
+	double sl_s[DISTURB_NSLICE];
+	uint64_t sl_calls[DISTURB_NSLICE];
 };
 
 struct run_ctx {

@@ -13,7 +13,8 @@
  *
  * Each phase runs in NSLICE slices; the percentiles of each slice's
  * samples (the caller's calls, a foreign victim's gaps or wake-ups) give
- * the phase's percentiles their 95% CIs, as latency's repeats do.
+ * the phase's percentiles their 95% CIs, as latency's repeats do, and each
+ * slice's counts per barrier give the counts theirs.
  */
 #include "config.h"
 
@@ -34,7 +35,7 @@
 
 #define MAX_RATE 10000000ull
 #define WARMUP_S 0.1
-#define NSLICE 5
+#define NSLICE DISTURB_NSLICE
 
 static const struct col disturb_cols[] = {
 	{ "mechanism", COL_STR },
@@ -54,6 +55,9 @@ static const struct col disturb_cols[] = {
 	{ "mb_ipis_per_barrier", COL_NUM },
 	{ "tlb_shootdowns", COL_INT },
 	{ "tlb_per_barrier", COL_NUM },
+	{ "ipis_per_barrier_ci95", COL_NUM },
+	{ "mb_ipis_per_barrier_ci95", COL_NUM },
+	{ "tlb_per_barrier_ci95", COL_NUM },
 	{ "idle_entries", COL_INT },
 	{ "signals", COL_INT },
 	{ "oncpu_fraction", COL_NUM },
@@ -173,6 +177,39 @@ static double per_barrier(double storm, double base, double storm_s, double base
 	return (storm - base * storm_s / base_s) / (double)barriers;
 }
 
+enum { CNT_IPIS, CNT_MB, CNT_TLB };
+
+static const uint64_t *counts_of(const struct ipisnap *s, int which)
+{
+	return which == CNT_IPIS ? s->ipis : which == CNT_MB ? s->mb : s->tlb;
+}
+
+/*
+ * The 95% CI half-width of a storm's count per barrier on cpu from its
+ * slices (each against the whole baseline's rate); NAN without two slices
+ * that issued barriers.
+ */
+static double per_barrier_ci(const struct phase_data *pd, const struct phase_data *base,
+			     int cpu, int which)
+{
+	double x[NSLICE];
+	struct summary s;
+	int n = 0;
+
+	for (int i = 0; i < pd->nsl; i++) {
+		double v = per_barrier(delta(counts_of(&pd->sl[i], which), counts_of(&pd->sl[i + 1], which), cpu),
+				       delta(counts_of(&base->a, which), counts_of(&base->b, which), cpu),
+				       pd->sl_s[i], base->elapsed_s, pd->sl_calls[i]);
+
+		if (!isnan(v))
+			x[n++] = v;
+	}
+	if (n < 2)
+		return NAN;
+	summarize(x, n, &s);
+	return s.ci95;
+}
+
 void disturb_counter_cells(struct run_ctx *c, int r, int cpu, struct phase_data *pd,
 			   struct phase_data *base, int storm)
 {
@@ -182,29 +219,29 @@ void disturb_counter_cells(struct run_ctx *c, int r, int cpu, struct phase_data 
 	table_set_num(t, r, "elapsed_s", pd->elapsed_s);
 	table_set_int(t, r, "barriers", storm ? (long long)n : 0);
 	table_set_str(t, r, "ipi_source", ipi_source_name(c->ic->src));
-	if (pd->b.have_ipis) {
-		table_set_int(t, r, "ipis", (long long)delta(pd->a.ipis, pd->b.ipis, cpu));
-		if (storm)
-			table_set_num(t, r, "ipis_per_barrier",
-				      per_barrier(delta(pd->a.ipis, pd->b.ipis, cpu),
-						  delta(base->a.ipis, base->b.ipis, cpu),
-						  pd->elapsed_s, base->elapsed_s, n));
-	}
-	if (pd->b.have_mb[cpu]) {
-		table_set_int(t, r, "mb_ipis", (long long)delta(pd->a.mb, pd->b.mb, cpu));
-		if (storm)
-			table_set_num(t, r, "mb_ipis_per_barrier",
-				      per_barrier(delta(pd->a.mb, pd->b.mb, cpu),
-						  delta(base->a.mb, base->b.mb, cpu),
-						  pd->elapsed_s, base->elapsed_s, n));
-	}
-	if (pd->b.have_tlb) {
-		table_set_int(t, r, "tlb_shootdowns", (long long)delta(pd->a.tlb, pd->b.tlb, cpu));
-		if (storm)
-			table_set_num(t, r, "tlb_per_barrier",
-				      per_barrier(delta(pd->a.tlb, pd->b.tlb, cpu),
-						  delta(base->a.tlb, base->b.tlb, cpu),
-						  pd->elapsed_s, base->elapsed_s, n));
+	static const char *const cols[3][3] = {
+		{ "ipis", "ipis_per_barrier", "ipis_per_barrier_ci95" },
+		{ "mb_ipis", "mb_ipis_per_barrier", "mb_ipis_per_barrier_ci95" },
+		{ "tlb_shootdowns", "tlb_per_barrier", "tlb_per_barrier_ci95" },
+	};
+	const int have[3] = { pd->b.have_ipis, pd->b.have_mb[cpu], pd->b.have_tlb };
+
+	for (int w = CNT_IPIS; w <= CNT_TLB; w++) {
+		const uint64_t *a = counts_of(&pd->a, w), *b = counts_of(&pd->b, w);
+
+		if (!have[w])
+			continue;
+		table_set_int(t, r, cols[w][0], (long long)delta(a, b, cpu));
+		if (!storm)
+			continue;
+		table_set_num(t, r, cols[w][1],
+			      per_barrier(delta(a, b, cpu),
+					  delta(counts_of(&base->a, w), counts_of(&base->b, w), cpu),
+					  pd->elapsed_s, base->elapsed_s, n));
+		if (pd->nsl >= 2) {
+			table_set_int(t, r, "repeats", pd->nsl);
+			table_set_num(t, r, cols[w][2], per_barrier_ci(pd, base, cpu, w));
+		}
 	}
 	if (pd->b.have_idle)
 		table_set_int(t, r, "idle_entries", (long long)delta(pd->a.idle, pd->b.idle, cpu));
@@ -239,12 +276,17 @@ void disturb_hist_cells(struct table *t, int r, const struct hist *h,
  * batch in vb[k] (vk[k] NULL: no victim histogram in slot k).
  */
 static void sliced_phase(struct run_ctx *c, const struct mechanism *m, double dur,
-			 struct hist *caller_h, struct pct_batches *cb, struct measure *me,
+			 struct hist *caller_h, struct pct_batches *cb, struct phase_data *pd,
 			 int n, struct victim *const *vk, int ph, struct pct_batches *vb)
 {
 	struct hist slice, snap, prev[64];
+	struct measure *me = &pd->me;
+	uint64_t t0;
 
 	memset(me, 0, sizeof(*me));
+	for (int i = 0; i <= NSLICE; i++)
+		ipisnap_init(&pd->sl[i], c->ncpus);
+	pd->nsl = 0;
 	hist_init(&slice);
 	hist_init(&snap);
 	for (int k = 0; k < n; k++) {
@@ -252,11 +294,20 @@ static void sliced_phase(struct run_ctx *c, const struct mechanism *m, double du
 		if (vk[k])
 			hist_merge(&prev[k], &vk[k]->sh->h[ph]);
 	}
+	ipicount_read(c->ic, &pd->sl[0]);
+	t0 = now_ns();
 	for (int i = 0; i < NSLICE; i++) {
 		struct measure one;
+		uint64_t t1;
 
 		hist_reset(&slice);
 		harness_paced(m, c->d->rate, dur / NSLICE, caller_h ? &slice : NULL, &one);
+		ipicount_read(c->ic, &pd->sl[i + 1]);
+		t1 = now_ns();
+		pd->sl_s[i] = (double)(t1 - t0) / 1e9;
+		pd->sl_calls[i] = one.calls;
+		pd->nsl = i + 1;
+		t0 = t1;
 		me->calls += one.calls;
 		me->ns += one.ns;
 		if (!me->err)
@@ -303,6 +354,8 @@ void disturb_phase_free(struct phase_data *pd)
 	ipisnap_free(&pd->a);
 	ipisnap_free(&pd->b);
 	free(pd->acks);
+	for (int i = 0; i <= NSLICE; i++)
+		ipisnap_free(&pd->sl[i]);
 }
 
 /* A round of our own victims: baseline then storm, rows for every slot. */
@@ -390,7 +443,7 @@ static void run_round(struct run_ctx *c, const struct mechanism *m,
 			rt0[k] = slot_runtime(&team, selfidx[k], vpid[k]);
 		disturb_snap_begin(c, &pd[p], &t0);
 		/* Baseline: the same paced loop without a barrier. */
-		sliced_phase(c, p ? m : null_mech, dur, p ? &caller_h : NULL, &cb, &pd[p].me,
+		sliced_phase(c, p ? m : null_mech, dur, p ? &caller_h : NULL, &cb, &pd[p],
 			     rd->n, vk, p ? VPH_STORM : VPH_BASELINE, vb[p]);
 		disturb_snap_end(c, &pd[p], t0);
 		for (int k = 0; k < rd->n; k++) {
