@@ -37,6 +37,9 @@ static const struct col rcu_cols[] = {
 	{ "reads_per_s_ci95", COL_NUM },
 	{ "writes_per_s", COL_NUM },
 	{ "writes_per_s_ci95", COL_NUM },
+	{ "ci_target_pct", COL_NUM },
+	{ "ci_achieved_pct", COL_NUM },
+	{ "ci_target_met", COL_INT },
 	{ "violations", COL_INT },
 	{ "peak_quarantine", COL_INT },
 	{ "status", COL_STR },
@@ -152,6 +155,7 @@ static void derive(struct results *res, const struct table *t)
 int exp_rcu_main(int argc, char **argv)
 {
 	struct rcu_args a = { 0 };
+	struct repeats rp = REPEATS_INIT;
 	const struct exp_opt rcu_opts[] = {
 		OPT_FLAG("allow-broken", "accept the broken-* schemes (tests only)", &a.allow_broken),
 		OPT_U64("cs-ns", "N", "read-side critical section length, ns (default 0)",
@@ -168,6 +172,7 @@ int exp_rcu_main(int argc, char **argv)
 			&a.writer_delay_ns, 0, 1000000000ull, "(nanoseconds, 0 to 1000000000)"),
 		OPT_INT("writers", "W", "writer threads (default: CPUs / 4, >= 1)",
 			&a.writers, 1, MAX_THREADS, "(a thread count from 1 to 4096)"),
+		REPEATS_OPTS(&rp),
 		OPT_END(),
 	};
 	struct exp_spec spec = {
@@ -185,10 +190,12 @@ int exp_rcu_main(int argc, char **argv)
 	struct results res;
 	struct placement pl;
 	char err[256];
-	int nschemes, R, W, ncpus, failed = 0;
+	int nschemes, R, W, ncpus, failed = 0, cap;
 	char *cpus;
 
 	opts_parse(argc, argv, &spec, &o);
+	repeats_check(&rp, &o);
+	cap = rp.ci_target ? rp.max_repeat : o.repeat;
 	if (o.iterations)
 		die_usage("rcu runs for a time: use --duration, not --iterations");
 	schemes = xcalloc(nr_rcu_schemes, sizeof(*schemes));
@@ -213,9 +220,10 @@ int exp_rcu_main(int argc, char **argv)
 
 	for (int si = 0; si < nschemes; si++) {
 		const struct rcu_scheme *s = schemes[si];
-		double *rps = xcalloc((size_t)o.repeat, sizeof(double));
-		double *wps = xcalloc((size_t)o.repeat, sizeof(double));
+		double *rps = xcalloc((size_t)cap, sizeof(double));
+		double *wps = xcalloc((size_t)cap, sizeof(double));
 		double reads = 0, writes = 0, secs = 0;
+		int n = 0;
 		uint64_t viol = 0, peakq = 0;
 		struct summary sr, sw;
 		char reason[256] = "";
@@ -225,7 +233,12 @@ int exp_rcu_main(int argc, char **argv)
 		table_set_str(&t, row, "cpus", cpus);
 		if (rcu_scheme_probe(s, reason, sizeof(reason)))
 			ok = 0;
-		for (int r = 0; r < o.repeat && ok; r++) {
+		/*
+		 * With --ci-target: a warm-up run whose rates are discarded (its
+		 * torture check still counts), then runs until both rates' CIs
+		 * are within the target (at least --repeat and 3 runs).
+		 */
+		for (int r = rp.ci_target ? -1 : 0; r < cap && ok; r++) {
 			struct rcu_result rr;
 
 			if (rcu_run_once(s, R, W, o.topo, pl.pu_os, o.duration_s,
@@ -234,29 +247,44 @@ int exp_rcu_main(int argc, char **argv)
 				ok = 0;
 				break;
 			}
+			viol += rr.violations;
+			if (rr.peak_quarantined > peakq)
+				peakq = rr.peak_quarantined;
+			if (r < 0)
+				continue;
 			rps[r] = (double)rr.reads / ((double)rr.ns / 1e9);
 			wps[r] = (double)rr.writes / ((double)rr.ns / 1e9);
 			reads += (double)rr.reads;
 			writes += (double)rr.writes;
 			secs += (double)rr.ns / 1e9;
-			viol += rr.violations;
-			if (rr.peak_quarantined > peakq)
-				peakq = rr.peak_quarantined;
+			n = r + 1;
+			if (rp.ci_target && n >= o.repeat && n >= 3) {
+				summarize(rps, n, &sr);
+				summarize(wps, n, &sw);
+				if (sr.ci95 <= sr.mean * rp.ci_target / 100.0 &&
+				    sw.ci95 <= sw.mean * rp.ci_target / 100.0)
+					break;
+			}
 		}
 		if (!ok) {
 			row_skip(&t, row, reason);
 		} else {
-			summarize(rps, o.repeat, &sr);
-			summarize(wps, o.repeat, &sw);
+			summarize(rps, n, &sr);
+			summarize(wps, n, &sw);
 			table_set_int(&t, row, "oversubscribed", pl.oversubscribed);
-			table_set_int(&t, row, "repeats", o.repeat);
-			table_set_num(&t, row, "duration_s", secs / o.repeat);
-			table_set_num(&t, row, "reads", reads / o.repeat);
-			table_set_num(&t, row, "writes", writes / o.repeat);
+			table_set_int(&t, row, "repeats", n);
+			table_set_num(&t, row, "duration_s", secs / n);
+			table_set_num(&t, row, "reads", reads / n);
+			table_set_num(&t, row, "writes", writes / n);
 			table_set_num(&t, row, "reads_per_s", sr.mean);
 			table_set_num(&t, row, "reads_per_s_ci95", sr.ci95);
 			table_set_num(&t, row, "writes_per_s", sw.mean);
 			table_set_num(&t, row, "writes_per_s_ci95", sw.ci95);
+			/* The target is met when both rates meet it: report the wider. */
+			if (rp.ci_target)
+				table_set_ci_target(&t, row, &res, rp.ci_target,
+						    sw.mean > 0 && sw.ci95 / sw.mean > sr.ci95 / sr.mean ? &sw : &sr,
+						    n, s->name);
 			table_set_int(&t, row, "violations", (long long)viol);
 			table_set_int(&t, row, "peak_quarantine", (long long)peakq);
 			table_set_str(&t, row, "status", viol ? "failed" : "ok");

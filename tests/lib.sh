@@ -21,6 +21,12 @@ skip() {
 	echo "ok $tap_n # SKIP $1"
 }
 diag() { echo "# $*"; }
+# csv_col FILE COLUMN [ROW]: a CSV cell by its header name (row 1 = the first
+# data row), so tests read by name and a new column moves nothing.
+csv_col() {
+	awk -F, -v c="$2" -v n="${3:-1}" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		NR == n + 1 { print (c in h) ? $h[c] : ""; exit }' "$1"
+}
 done_testing() { [ "$tap_fail" -eq 0 ]; }
 
 # A test that reads output with python3: skip the whole test without it.

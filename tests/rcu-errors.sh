@@ -23,10 +23,13 @@ rcu bad placement|rcu --placement sideways
 rcu absent CPU|rcu --placement 0,99999
 rcu unknown option|rcu --mechanism fence
 rcu duration 0|rcu --duration 0
+rcu max-repeat below repeat|rcu --ci-target 5 --repeat 4 --max-repeat 3
+rcu ci-target above 50|rcu --ci-target 60
 unknown pairing|litmus --pairing nosuch
 fence is not a heavy pairing|litmus --pairing fence
 empty pairing list|litmus --pairing ,
-litmus repeat not accepted|litmus --repeat 3
+litmus repeat 0|litmus --repeat 0
+litmus repeat garbage|litmus --repeat many
 litmus bad placement|litmus --placement sideways"
 
 n=$(printf '%s\n' "$cases" | wc -l)
@@ -47,7 +50,7 @@ CASES
 "$MBBENCH" rcu --scheme liburcu-mb --duration 0.05 --repeat 1 --format csv >"$TMP/u.csv" 2>"$TMP/err"
 rc=$?
 ok $rc "a liburcu scheme is never a usage error (exit $rc)"
-st=$(awk -F, 'NR == 2 { print $20 "|" $21 }' "$TMP/u.csv")
+st="$(csv_col "$TMP/u.csv" status)|$(csv_col "$TMP/u.csv" skip_reason)"
 case $st in
 ok\|) ok 0 "liburcu-mb ran (built with liburcu)" ;;
 skipped\|built\ without\ liburcu*) ok 0 "liburcu-mb skipped: ${st#*|}" ;;

@@ -39,7 +39,8 @@ ok $? "every available scheme read and wrote with 0 violations; the others are s
 "$MBBENCH" rcu --scheme all --cs-ns 1000 --duration 0.2 --repeat 1 --format csv \
 	>"$TMP/cs.csv" 2>"$TMP/err"
 rc=$?
-bad=$(awk -F, 'NR > 1 && $18 != "" && $18 != "0" { print $1 "=" $18 }' "$TMP/cs.csv" | tr '\n' ' ')
+bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	$h["violations"] != "" && $h["violations"] != "0" { print $1 "=" $h["violations"] }' "$TMP/cs.csv" | tr '\n' ' ')
 [ "$rc" -eq 0 ] && [ -z "$bad" ] && [ "$(wc -l <"$TMP/cs.csv")" -gt 8 ]
 ok $? "every available scheme with 1 us critical sections: 0 violations (exit $rc; violations: ${bad:-none})"
 
@@ -50,7 +51,7 @@ for i in 1 2 3; do
 	"$MBBENCH" rcu --allow-broken --scheme broken-no-wait --cs-ns 1000 --duration 0.2 \
 		--repeat 1 --format csv >"$TMP/nw.csv" 2>"$TMP/err"
 	rc=$?
-	v=$(awk -F, 'NR == 2 { print $18 }' "$TMP/nw.csv")
+	v=$(csv_col "$TMP/nw.csv" violations)
 	diag "broken-no-wait run $i: exit $rc, violations $v"
 	if [ "$rc" -eq 1 ] && [ "${v:-0}" -gt 0 ]; then caught=0; break; fi
 done
@@ -65,7 +66,7 @@ ok $caught "broken-no-wait is caught by the torture check (exit 1, violations > 
 "$MBBENCH" rcu --allow-broken --scheme broken-no-barrier --duration 0.5 --repeat 1 \
 	--format csv >"$TMP/nb.csv" 2>"$TMP/err"
 rc=$?
-v=$(awk -F, 'NR == 2 { print $18 }' "$TMP/nb.csv")
+v=$(csv_col "$TMP/nb.csv" violations)
 case $(uname -m) in
 x86_64 | i?86)
 	if [ "$rc" -eq 1 ] && [ "${v:-0}" -gt 0 ]; then
