@@ -12,7 +12,7 @@ RUNALL="$MBBENCH sweep"
 PLOT="$MBBENCH plot"
 REPORT="$MBBENCH report"
 COMPARE="$MBBENCH compare"
-plan 19
+plan 20
 
 $RUNALL --quick --mechanism null,fence,membarrier-private-expedited \
 	--output "$TMP/runs/first" >"$TMP/out" 2>"$TMP/err"
@@ -63,6 +63,8 @@ grep -q '^## Fidelity to the 2010 figures' "$run/report.md" &&
 	grep -q '^| 1 |' "$run/report.md" &&
 	grep -q '^## distance: cost of one barrier by IPI distance' "$run/report.md"
 ok $? "report.md has the calls and distance tables and the fidelity table with the seed's figures"
+sed -n '/^## Precision/,/^## What/p' "$run/report.md" | grep -Eq '^\| calls \| ns_per_call \| [0-9]+ \| [0-9]+ \| [0-9.]+% \| [0-9.e+]+% \(.* T=[0-9]+\) \| [0-9]+ of [0-9]+ \(target [0-9]+%\) \|$'
+ok $? "report.md says how certain the calls figures are: median and widest CI, and the CI target met"
 
 $COMPARE "$run" "$run" >"$TMP/cmp.md"
 [ $? -eq 0 ] && grep -q '| 1.000 | ~ |' "$TMP/cmp.md" && ! grep -q '| \*' "$TMP/cmp.md"
