@@ -186,28 +186,42 @@ static const uint64_t *counts_of(const struct ipisnap *s, int which)
 
 /*
  * The 95% CI half-width of a storm's count per barrier on cpu from its
- * slices (each against the whole baseline's rate); NAN without two slices
- * that issued barriers.
+ * slices, each against the baseline's slice of the same index (so the
+ * baseline's own noise is in the spread); *n is the slices used. NAN
+ * without two slices that issued barriers.
  */
 static double per_barrier_ci(const struct phase_data *pd, const struct phase_data *base,
-			     int cpu, int which)
+			     int cpu, int which, int *n)
 {
 	double x[NSLICE];
 	struct summary s;
-	int n = 0;
 
-	for (int i = 0; i < pd->nsl; i++) {
+	*n = 0;
+	for (int i = 0; i < pd->nsl && i < base->nsl; i++) {
 		double v = per_barrier(delta(counts_of(&pd->sl[i], which), counts_of(&pd->sl[i + 1], which), cpu),
-				       delta(counts_of(&base->a, which), counts_of(&base->b, which), cpu),
-				       pd->sl_s[i], base->elapsed_s, pd->sl_calls[i]);
+				       delta(counts_of(&base->sl[i], which), counts_of(&base->sl[i + 1], which), cpu),
+				       pd->sl_s[i], base->sl_s[i], pd->sl_calls[i]);
 
 		if (!isnan(v))
-			x[n++] = v;
+			x[(*n)++] = v;
 	}
-	if (n < 2)
+	if (*n < 2)
 		return NAN;
-	summarize(x, n, &s);
+	summarize(x, *n, &s);
 	return s.ci95;
+}
+
+/*
+ * A row's `repeats` is the fewest slices any of its CIs came from (its
+ * counts' and its percentiles'), so compare's test never counts on more.
+ */
+static void set_slices(struct table *t, int r, int n)
+{
+	const char *have = table_get(t, r, "repeats");
+
+	if (have && *have && atoi(have) < n)
+		return;
+	table_set_int(t, r, "repeats", n);
 }
 
 void disturb_counter_cells(struct run_ctx *c, int r, int cpu, struct phase_data *pd,
@@ -239,8 +253,13 @@ void disturb_counter_cells(struct run_ctx *c, int r, int cpu, struct phase_data 
 					  delta(counts_of(&base->a, w), counts_of(&base->b, w), cpu),
 					  pd->elapsed_s, base->elapsed_s, n));
 		if (pd->nsl >= 2) {
-			table_set_int(t, r, "repeats", pd->nsl);
-			table_set_num(t, r, cols[w][2], per_barrier_ci(pd, base, cpu, w));
+			int used;
+			double ci = per_barrier_ci(pd, base, cpu, w, &used);
+
+			if (used >= 2) {
+				set_slices(t, r, used);
+				table_set_num(t, r, cols[w][2], ci);
+			}
 		}
 	}
 	if (pd->b.have_idle)
@@ -264,7 +283,7 @@ void disturb_hist_cells(struct table *t, int r, const struct hist *h,
 	table_set_num(t, r, "max_ns", (double)h->max);
 	if (!bp || bp->n < 2)	/* no spread to take a CI from: empty cells */
 		return;
-	table_set_int(t, r, "repeats", bp->n);
+	set_slices(t, r, bp->n);
 	for (int k = 0; k < DISTURB_NPCT; k++)
 		table_set_num(t, r, ci[k], pct_batches_ci95(bp, k));
 }

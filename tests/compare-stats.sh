@@ -9,7 +9,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_python
-plan 15
+plan 16
 
 "$PY" - "$TMP" <<'PY'
 import json, math, os, random, sys
@@ -130,7 +130,8 @@ lit = ("pairing,a_side,b_side,expect,cpus,repeats,trials,r1_0_r2_0,r1_0_r2_1,r1_
        "forbidden_per_million_ci95,status,skip_reason")
 lat = ("mechanism,threads,behaviour,scope,samples,min_ns,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,repeats,"
        "p50_ns_ci95,p99_ns_ci95,status,skip_reason")
-for name, rate, st, p99 in (("la", 30000, "ok", 24), ("lb", 90000, "failed", 25), ("lc", 30000, "ok", 40)):
+for name, rate, st, p99 in (("la", 30000, "ok", 24), ("lb", 90000, "failed", 25), ("lc", 30000, "ok", 40),
+                             ("ld", 0, "ok", 24)):
     d = os.path.join(sys.argv[1], name)
     os.makedirs(d)
     json.dump({"format_version": 1, "tool": "mbbench sweep", "preset": "quick", "interrupted": False,
@@ -138,7 +139,8 @@ for name, rate, st, p99 in (("la", 30000, "ok", 24), ("lb", 90000, "failed", 25)
                "info": {"host": {"hostname": "h"}}, "points": []}, open(os.path.join(d, "run.json"), "w"))
     fails = 3 if st == "failed" else 0
     open(os.path.join(d, "litmus.csv"), "w").write("\n".join([lit,
-        f"none,compiler,compiler,allowed,0;1,3,1000000,{rate // 1},0,0,0,{rate},1e6,{rate - 500},{rate + 500},2000,ok,",
+        f"none,compiler,compiler,allowed,0;1,3,1000000,{rate // 1},0,0,0,{rate},1e6,{max(rate - 500, 0)},{rate + 500},"
+        f"{2000 if rate else 0},ok,",
         f"fence-both,fence,fence,forbidden,0;1,3,1000000,{fails},0,0,0,{fails},1e6,0,9,0,{st},"]) + "\n")
     open(os.path.join(d, "latency.csv"), "w").write("\n".join([lat,
         f"null,1,spin,same-process,1000,20,22,23,{p99},{p99},{p99},5,0,0,ok,"]) + "\n")
@@ -163,4 +165,7 @@ ok $? "a percentile from 24 to 40 ns with CIs of 0 is flagged worse; an unchange
 grep -q 'disturb,mechanism=g round=0 role=caller cpu=0 phase=storm,ipis_per_barrier,1.7,1.4,.*,~,-$' "$TMP/l.csv" &&
 	grep -q 'disturb,mechanism=e round=0 role=self-spin cpu=1 phase=storm,ipis_per_barrier,1.0,0.5,.*,\*,better$' "$TMP/l.csv"
 ok $? "IPIs per barrier with CIs: 0.3 apart within a 0.25 spread is not flagged, 1.0 to 0.5 at 0.002 is"
+"$MBBENCH" compare "$TMP/ld" "$TMP/la" --format csv >"$TMP/l3.csv" 2>&1
+grep -q 'litmus,pairing=none,forbidden_per_million,0.0,30000.0,.*,\*,changed$' "$TMP/l3.csv"
+ok $? "a control that starts to reorder (0 to 30000 per million) has changed"
 done_testing
