@@ -223,7 +223,7 @@ def _write_all(outputs):
         raise AssembleError(f"cannot write {e.filename or 'the folder'}: {e.strerror}")
 
 
-def assemble(folder, preset, planned, interrupted, seed=None, timing=None):
+def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=None):
     raw = os.path.join(folder, "raw")
     points = _read_manifest(os.path.join(raw, "points.txt"))
     run_order = [f"{p['experiment']}:{p['name']}" for p in points]
@@ -275,6 +275,9 @@ def assemble(folder, preset, planned, interrupted, seed=None, timing=None):
                           for p in points if p["state"] == "failed"],
         "order_seed": seed,
         "run_order": run_order,
+        # Address-space randomization for the points: off gives every run of
+        # one build the same memory layout.
+        "aslr": aslr,
         # The time model's prediction against the sweep's measuring time.
         "budget_s": (timing or {}).get("budget"),
         "predicted_s": (timing or {}).get("predicted"),
@@ -447,6 +450,7 @@ def _main(argv):
     a.add_argument("--planned", type=int, required=True)
     a.add_argument("--interrupted", action="store_true")
     a.add_argument("--seed", type=int)
+    a.add_argument("--aslr")
     a.add_argument("--budget", type=float)
     a.add_argument("--predicted", type=float)
     a.add_argument("--measured", type=float)
@@ -458,7 +462,8 @@ def _main(argv):
         return 0
     try:
         assemble(args.folder, args.preset, args.planned, args.interrupted, args.seed,
-                 {"budget": args.budget, "predicted": args.predicted, "measured": args.measured})
+                 {"budget": args.budget, "predicted": args.predicted, "measured": args.measured},
+                 args.aslr)
     except AssembleError as e:
         print(f"sweep: {e}", file=sys.stderr)
         return 1

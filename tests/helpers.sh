@@ -50,7 +50,7 @@ fi
 
 # The dispatcher hands the helper this mbbench: the sweep measures with it.
 "$MBBENCH" sweep --mechanism null --output "$TMP/run" >/dev/null 2>"$TMP/sweep.err" &&
-	grep -q '^mbbench calls --mechanism null' "$TMP/run/commands.txt" &&
+	grep -Eq '^(setarch [^ ]+ -R |linux64 -R )?mbbench calls --mechanism null' "$TMP/run/commands.txt" &&
 	[ -s "$TMP/run/calls.csv" ]
 ok $? "mbbench sweep runs the helper with this build ($(head -n 1 "$TMP/sweep.err"))"
 

@@ -34,7 +34,7 @@ n=$(ls -d "$TMP"/conc/*/ 2>/dev/null | wc -l)
 good=0
 for d in "$TMP"/conc/*/; do
 	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["points_done"] == 2' "$d/run.json" 2>/dev/null &&
-		[ "$(grep -c '^mbbench ' "$d/commands.txt")" -eq 2 ] && good=$((good + 1))
+		[ "$(grep -Ec '^(setarch [^ ]+ -R |linux64 -R )?mbbench ' "$d/commands.txt")" -eq 2 ] && good=$((good + 1))
 done
 [ "$n" -eq 3 ] && [ "$good" -eq 3 ]
 ok $? "three sweeps started together: $n folders, $good with a valid run.json and their own commands"

@@ -12,7 +12,7 @@ RUNALL="$MBBENCH sweep"
 PLOT="$MBBENCH plot"
 REPORT="$MBBENCH report"
 COMPARE="$MBBENCH compare"
-plan 20
+plan 22
 
 $RUNALL --quick --mechanism null,fence,membarrier-private-expedited \
 	--output "$TMP/runs/first" >"$TMP/out" 2>"$TMP/err"
@@ -40,7 +40,7 @@ assert {p["experiment"] for p in d["points"]} == {"calls", "distance", "latency"
 PY
 ok $? "run.json: versioned, complete, host facts and every point's envelope"
 
-grep -q '^mbbench calls --mechanism null' "$run/commands.txt"
+grep -Eq '^(setarch [^ ]+ -R |linux64 -R )?mbbench calls --mechanism null' "$run/commands.txt"
 ok $? "commands.txt lists the exact commands"
 
 if command -v gnuplot >/dev/null 2>&1; then
@@ -190,4 +190,19 @@ ok $? "--assemble on a finished, foreign, damaged or re-optioned folder: one lin
 $RUNALL --mechanism nosuch --out-root "$TMP/bad" 2>"$TMP/e7"
 [ $? -eq 2 ] && [ -z "$(ls "$TMP/bad" 2>/dev/null)" ]
 ok $? "sweep with an unknown mechanism: exit 2, no folder"
+$RUNALL --aslr sometimes --out-root "$TMP/bad" 2>"$TMP/e8"
+[ $? -eq 2 ] && [ "$(wc -l <"$TMP/e8")" -eq 1 ] && [ -z "$(ls "$TMP/bad" 2>/dev/null)" ]
+ok $? "sweep --aslr sometimes: exit 2, one line, no folder ($(cat "$TMP/e8"))"
+# The memory layout the points ran with is in run.json, and commands.txt
+# shows how each ran: under setarch -R where the host lets it.
+aslr=$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["aslr"])' "$run/run.json")
+case $aslr in
+"off (every point under "*)
+	prefix=${aslr#off (every point under }
+	[ "$(grep -vc "^${prefix%)} mbbench " "$run/commands.txt")" -eq 0 ] ;;
+"off (kernel.randomize_va_space=0)") ! grep -q '^setarch' "$run/commands.txt" ;;
+on*": setarch"*) ! grep -q '^setarch' "$run/commands.txt" ;;
+*) false ;;
+esac
+ok $? "run.json says how the memory layout was fixed, and commands.txt agrees ($aslr)"
 done_testing
