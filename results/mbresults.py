@@ -36,6 +36,22 @@ INTEGER = ("smp", "k", "threads", "round", "cpu", "callers", "spinners", "other_
            "samples", "trials", "violations")
 
 
+PCT_LEVEL = {"p50_ns": 0.5, "p90_ns": 0.9, "p99_ns": 0.99, "p999_ns": 0.999}
+
+
+def reaches(row, col):
+    """Whether each batch behind a row's percentile column held at least one
+    sample beyond it, so that the batches' spread says something about it
+    (60 samples a batch give a p99 that is each batch's max). For replicates
+    merged by compare (_merged) the batch is a whole run."""
+    q = PCT_LEVEL.get(col)
+    s, n = num(row.get("samples", "nan")), num(row.get("repeats", "nan"))
+    if q is None or math.isnan(s) or math.isnan(n) or n < 1:
+        return True
+    per = s if row.get("_merged") else s / n
+    return per * (1 - q) >= 1
+
+
 class UsageError(Exception):
     """Bad input: reported on one line, exit status 2."""
 

@@ -9,7 +9,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_python
-plan 16
+plan 17
 
 "$PY" - "$TMP" <<'PY'
 import json, math, os, random, sys
@@ -143,7 +143,8 @@ for name, rate, st, p99 in (("la", 30000, "ok", 24), ("lb", 90000, "failed", 25)
         f"{2000 if rate else 0},ok,",
         f"fence-both,fence,fence,forbidden,0;1,3,1000000,{fails},0,0,0,{fails},1e6,0,9,0,{st},"]) + "\n")
     open(os.path.join(d, "latency.csv"), "w").write("\n".join([lat,
-        f"null,1,spin,same-process,1000,20,22,23,{p99},{p99},{p99},5,0,0,ok,"]) + "\n")
+        f"null,1,spin,same-process,1000,20,22,23,{p99},{p99},{p99},5,0,0,ok,",
+        f"fence,1,spin,same-process,300,20,22,23,{p99},{p99},{p99},5,0,0,ok,"]) + "\n")
     # IPIs per barrier with CIs from slices: a noisy count 0.3 apart
     # within its spread, and an exact one that halved.
     g, e = (1.7, 1.0) if name == "la" else (1.4, 0.5)
@@ -162,6 +163,8 @@ ok $? "a litmus control's rate that moved is changed, not worse; a failed pairin
 grep -q 'latency,mechanism=null .*,p99_ns,24.0,40.0,.*,\*,worse$' "$TMP/l2.csv" &&
 	grep -q 'litmus,pairing=none,forbidden_per_million,.*,~,-$' "$TMP/l2.csv"
 ok $? "a percentile from 24 to 40 ns with CIs of 0 is flagged worse; an unchanged control rate is not"
+grep -q 'latency,mechanism=fence .*,p99_ns,24.0,40.0,.*,?,-$' "$TMP/l2.csv"
+ok $? "the same p99 from batches of 60 samples (each batch's max) is not tested"
 grep -q 'disturb,mechanism=g round=0 role=caller cpu=0 phase=storm,ipis_per_barrier,1.7,1.4,.*,~,-$' "$TMP/l.csv" &&
 	grep -q 'disturb,mechanism=e round=0 role=self-spin cpu=1 phase=storm,ipis_per_barrier,1.0,0.5,.*,\*,better$' "$TMP/l.csv"
 ok $? "IPIs per barrier with CIs: 0.3 apart within a 0.25 spread is not flagged, 1.0 to 0.5 at 0.002 is"
