@@ -49,7 +49,7 @@ PACKAGE = {
     "umount": "mount", "uname": "coreutils", "uniq": "coreutils", "unshare": "util-linux",
     "wc": "coreutils", "xargs": "findutils", "xz": "xz-utils", "bash": "bash",
     "chrt": "util-linux", "nice": "coreutils", "prlimit": "util-linux",
-    "setpriv": "util-linux", "su": "util-linux", "runuser": "util-linux",
+    "setpriv": "util-linux", "setarch": "util-linux", "linux64": "util-linux", "su": "util-linux", "runuser": "util-linux",
     "yes": "coreutils", "true": "coreutils", "false": "coreutils", "test": "coreutils",
     "oslat": "rt-tests", "cyclictest": "rt-tests", "numactl": "numactl",
     "busybox": "busybox-static", "truncate": "coreutils", "sync": "coreutils",
