@@ -308,11 +308,11 @@ static void sliced_phase(struct run_ctx *c, const struct mechanism *m, double du
 	pd->nsl = 0;
 	hist_init(&slice);
 	hist_init(&snap);
-	for (int k = 0; k < n; k++) {
-		hist_init(&prev[k]);
-		if (vk[k])
+	for (int k = 0; k < n; k++)
+		if (vk[k]) {	/* only slots with a victim's histogram */
+			hist_init(&prev[k]);
 			hist_merge(&prev[k], &vk[k]->sh->h[ph]);
-	}
+		}
 	ipicount_read(c->ic, &pd->sl[0]);
 	t0 = now_ns();
 	for (int i = 0; i < NSLICE; i++) {
@@ -349,7 +349,8 @@ static void sliced_phase(struct run_ctx *c, const struct mechanism *m, double du
 			break;
 	}
 	for (int k = 0; k < n; k++)
-		hist_free(&prev[k]);
+		if (vk[k])
+			hist_free(&prev[k]);
 	hist_free(&slice);
 	hist_free(&snap);
 }
