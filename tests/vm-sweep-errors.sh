@@ -5,8 +5,12 @@
 # run: an unknown variant name or a bzImage that is not there.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-SWEEP="$top_srcdir/bench/vm-sweep"
+SWEEP="$(cd "$top_srcdir" && pwd)/bench/vm-sweep"
 mkdir "$TMP/full" && touch "$TMP/full/x"
+# The default results folder is relative to the working directory: run from
+# an empty one, so that what an earlier command left in the tree (make bench
+# writes results/runs) cannot decide a case.
+mkdir "$TMP/cwd" && cd "$TMP/cwd" || exit 99
 cases="unknown experiment|frobnicate
 no experiment|
 vCPU count 0|scale --smp 0
