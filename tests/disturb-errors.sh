@@ -60,7 +60,7 @@ ok $? "victim command with its own --json: exit 2, nothing written ($(head -c 16
 # fix, not a silent fallback to /proc/interrupts. Shown as an unprivileged user.
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
-	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 0 ] && nobody "$MBBENCH" --version >/dev/null 2>&1; then
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 0 ] && can_drop; then
 	chmod 755 "$TMP" && mkdir "$TMP/nb" && chmod 777 "$TMP/nb"
 	nobody "$MBBENCH" disturb --mechanism null --roles self-spin \
 		--duration 0.1 --ipi-source tracepoint --output "$TMP/nb/tp" >"$TMP/out" 2>"$TMP/err"

@@ -45,8 +45,8 @@ if [ -n "$limited" ]; then
 	[ "$rc" -eq 0 ] && grep -q ',skipped,[a-z_]*: ' "$TMP/npc.csv"
 	ok $? "contend processes under RLIMIT_NPROC: exit $rc, a skipped row: $(grep -o 'skipped,.*' "$TMP/npc.csv" | head -n 1)"
 else
-	skip "calls under RLIMIT_NPROC: needs prlimit, and as root setpriv"
-	skip "contend under RLIMIT_NPROC: needs prlimit, and as root setpriv"
+	skip "calls under RLIMIT_NPROC: needs prlimit, and as root setpriv and a build tree nobody may reach"
+	skip "contend under RLIMIT_NPROC: needs prlimit, and as root setpriv and a build tree nobody may reach"
 fi
 
 # 3-4. A file limit of 4 (stdin, stdout, stderr and one more; the files
@@ -130,6 +130,6 @@ if can_drop; then
 	[ "$rc" -eq 0 ] && [ "$r" -eq 0 ]
 	ok $? "a sweep as nobody: exit $rc, a whole folder ($(tail -n 1 "$TMP/nrs.out"))"
 else
-	for k in 1 2 3 4; do skip "an unprivileged user: needs root (to drop to nobody), setpriv and a build tree nobody may read"; done
+	for k in 1 2 3 4; do skip "an unprivileged user: needs root (to drop to nobody), setpriv and a build tree nobody may reach"; done
 fi
 done_testing

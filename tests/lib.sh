@@ -50,8 +50,12 @@ wait_sweep_started() {
 # Run a command as the unprivileged user nobody (root only; see can_drop).
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 # Can this test drop to nobody and still run $MBBENCH? (root, setpriv, a
-# build tree nobody may read)
+# build tree nobody may reach: not one under a 0700 directory, as a package
+# build in a mktemp -d folder or /root is). setpriv execs its command while
+# still holding root's capabilities, so "$MBBENCH" run directly by it would
+# start even where nobody cannot reach it; a shell that has dropped them
+# execs it here, as prlimit, timeout and the sweep's helpers do.
 can_drop() {
 	[ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
-		as_nobody "$MBBENCH" --version >/dev/null 2>&1
+		as_nobody sh -c 'exec "$1" --version' sh "$MBBENCH" >/dev/null 2>&1
 }
