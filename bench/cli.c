@@ -140,10 +140,16 @@ static int opt_apply(const struct exp_opt *e, const char *arg)
 				return 0;
 			}
 		return -1;
-	case OPTK_INT_LIST:
+	case OPTK_INT_LIST: {
+		int dup, rc;
+
 		free(*(int **)e->dest);
 		*(int **)e->dest = NULL;
-		return parse_int_list(arg, (int)e->min, (int)e->max, (int **)e->dest, e->count);
+		rc = parse_int_set(arg, (int)e->min, (int)e->max, (int **)e->dest, e->count, &dup);
+		if (rc == -2)
+			die_usage("--%s '%s' gives %d twice (give each value once)", e->name, arg, dup);
+		return rc;
+	}
 	case OPTK_CALLBACK:
 		return e->parse(arg, e->dest);
 	case OPTK_END:
@@ -186,11 +192,14 @@ static void parse_mechs(struct opts *o, const char *arg)
 /* min 0: --threads counts the threads besides the caller. */
 static void parse_threads(struct opts *o, const char *arg, int min)
 {
-	int max = min ? MAX_THREADS : MAX_THREADS - 1;
+	int max = min ? MAX_THREADS : MAX_THREADS - 1, dup, rc;
 
 	free(o->threads);
 	o->threads = NULL;
-	if (parse_int_list(arg, min, max, &o->threads, &o->nthreads))
+	rc = parse_int_set(arg, min, max, &o->threads, &o->nthreads, &dup);
+	if (rc == -2)
+		die_usage("--threads '%s' gives %d twice (give each count once)", arg, dup);
+	if (rc)
 		die_usage("bad --threads '%s' (use counts %d..%d like 1,2,4 or 1-8)",
 			  arg, min, max);
 }

@@ -162,7 +162,30 @@ static int parse_one_int(const char *s, const char *e, int min, int max, int *ou
 	return 0;
 }
 
-int parse_int_list(const char *s, int min, int max, int **out, int *n)
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A value the list holds twice, in *dup; 0 when each is there once. */
+static int list_has_dup(const int *v, int n, int *dup)
+{
+	int *s = xmalloc((size_t)n * sizeof(*s)), found = 0;
+
+	memcpy(s, v, (size_t)n * sizeof(*s));
+	qsort(s, (size_t)n, sizeof(*s), cmp_int);
+	for (int i = 1; i < n && !found; i++)
+		if (s[i] == s[i - 1]) {
+			*dup = s[i];
+			found = 1;
+		}
+	free(s);
+	return found;
+}
+
+static int int_list(const char *s, int min, int max, int **out, int *n, int *dup)
 {
 	int *v = NULL, cnt = 0, cap = 0;
 
@@ -198,12 +221,26 @@ int parse_int_list(const char *s, int min, int max, int **out, int *n)
 		if (!*s)
 			goto bad;
 	}
+	if (dup && list_has_dup(v, cnt, dup)) {
+		free(v);
+		return -2;
+	}
 	*out = v;
 	*n = cnt;
 	return 0;
 bad:
 	free(v);
 	return -1;
+}
+
+int parse_int_list(const char *s, int min, int max, int **out, int *n)
+{
+	return int_list(s, min, max, out, n, NULL);
+}
+
+int parse_int_set(const char *s, int min, int max, int **out, int *n, int *dup)
+{
+	return int_list(s, min, max, out, n, dup);
 }
 
 void utc_now(char *buf, size_t len)
