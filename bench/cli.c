@@ -27,6 +27,7 @@ enum {
 	OPT_THREADS = 't',
 	OPT_MEMBIND = 500,
 	OPT_OTHER_PROCESS,
+	OPT_FORCE,
 };
 
 /* Alphabetical; `flag` is the CO_* bit that enables each. */
@@ -39,6 +40,8 @@ static const struct {
 	  "spin|sleep", "what the other threads do (default spin)" },
 	{ { "duration", required_argument, NULL, OPT_DURATION }, CO_DURATION,
 	  "S", "seconds per repeat, e.g. 0.5, 200ms (not with --iterations)" },
+	{ { "force", no_argument, NULL, OPT_FORCE }, CO_FORCE, NULL,
+	  "replace earlier results at --json or --output (regular files only)" },
 	{ { "format", required_argument, NULL, OPT_FORMAT }, CO_FORMAT,
 	  "human|csv", "stdout format (default human)" },
 	{ { "help", no_argument, NULL, OPT_HELP }, CO_ALL, NULL,
@@ -302,6 +305,9 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 		case OPT_OTHER_PROCESS:
 			o->other_process = 1;
 			break;
+		case OPT_FORCE:
+			o->force = 1;
+			break;
 		case OPT_MEMBIND: {
 			uint64_t n;
 
@@ -341,7 +347,7 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 		o->duration_s = 0;
 
 	if (o->json_path && strcmp(o->json_path, "-"))
-		check_output_file("--json", o->json_path);
+		o->json_path = o->json_alloc = check_output_file("--json", o->json_path, o->force);
 	if (o->json_path && o->outdir && !strcmp(o->json_path, o->outdir))
 		die_usage("--json %s is also the --output directory (give the JSON its own file name)",
 			  o->json_path);
@@ -353,7 +359,8 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 			die("--json -: cannot redirect stdout: %m");
 	}
 	if (o->outdir)
-		check_output_dir("--output", o->outdir);
+		o->outdir = o->outdir_alloc = check_output_dir("--output", o->outdir, o->force,
+							       spec->name);
 	if (o->membind >= 0) {
 #ifdef HAVE_LIBNUMA
 		if (numa_available() < 0 || o->membind > numa_max_node())
@@ -429,6 +436,9 @@ void opts_free(struct opts *o)
 {
 	free(o->mechs);
 	free(o->threads);
+	free(o->json_alloc);
+	free(o->outdir_alloc);
+	o->json_alloc = o->outdir_alloc = NULL;
 	if (o->topo)
 		hwloc_topology_destroy(o->topo);
 	o->mechs = NULL;
