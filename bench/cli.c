@@ -361,6 +361,18 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 	if (o->outdir)
 		o->outdir = o->outdir_alloc = check_output_dir("--output", o->outdir, o->force,
 							       spec->name);
+	if (o->outdir && o->json_path) {
+		char name[128], *in;
+		int same;
+
+		snprintf(name, sizeof(name), "%s.json", spec->name);
+		in = path_join(o->outdir, name);
+		same = !strcmp(in, o->json_path);
+		free(in);
+		if (same)
+			die_usage("--json %s is the %s that --output writes (give the JSON another name)",
+				  o->json_path, name);
+	}
 	if (o->membind >= 0) {
 #ifdef HAVE_LIBNUMA
 		if (numa_available() < 0 || o->membind > numa_max_node())

@@ -70,6 +70,7 @@ unreadable hwloc XML variable|HWLOC_XMLFILE=$TMP/none.xml list
 json path is the output directory|latency --output $TMP/jo --json $TMP/jo
 output name too long|calls --output $TMP/$(printf '%0300d' 0)
 output under a file|latency --output $TMP/afile/sub
+json is the file --output writes|calls --mechanism null --iterations 100 --threads 1 --output $TMP/adir --json $TMP/adir/calls.json
 threads given twice|calls --mechanism null --iterations 100 --threads 1,1
 threads in a list and a range|calls --mechanism null --iterations 100 --threads 2,1-2
 callers given twice|contend --mechanism fence --duration 0.01 --repeat 1 --callers 1,1
