@@ -27,6 +27,7 @@ enum {
 	OPT_THREADS = 't',
 	OPT_MEMBIND = 500,
 	OPT_OTHER_PROCESS,
+	OPT_FORCE,
 };
 
 /* Alphabetical; `flag` is the CO_* bit that enables each. */
@@ -39,6 +40,8 @@ static const struct {
 	  "spin|sleep", "what the other threads do (default spin)" },
 	{ { "duration", required_argument, NULL, OPT_DURATION }, CO_DURATION,
 	  "S", "seconds per repeat, e.g. 0.5, 200ms (not with --iterations)" },
+	{ { "force", no_argument, NULL, OPT_FORCE }, CO_FORCE, NULL,
+	  "replace earlier results at --json or --output (regular files only)" },
 	{ { "format", required_argument, NULL, OPT_FORMAT }, CO_FORMAT,
 	  "human|csv", "stdout format (default human)" },
 	{ { "help", no_argument, NULL, OPT_HELP }, CO_ALL, NULL,
@@ -140,10 +143,16 @@ static int opt_apply(const struct exp_opt *e, const char *arg)
 				return 0;
 			}
 		return -1;
-	case OPTK_INT_LIST:
+	case OPTK_INT_LIST: {
+		int dup, rc;
+
 		free(*(int **)e->dest);
 		*(int **)e->dest = NULL;
-		return parse_int_list(arg, (int)e->min, (int)e->max, (int **)e->dest, e->count);
+		rc = parse_int_set(arg, (int)e->min, (int)e->max, (int **)e->dest, e->count, &dup);
+		if (rc == -2)
+			die_usage("--%s '%s' gives %d twice (give each value once)", e->name, arg, dup);
+		return rc;
+	}
 	case OPTK_CALLBACK:
 		return e->parse(arg, e->dest);
 	case OPTK_END:
@@ -186,11 +195,14 @@ static void parse_mechs(struct opts *o, const char *arg)
 /* min 0: --threads counts the threads besides the caller. */
 static void parse_threads(struct opts *o, const char *arg, int min)
 {
-	int max = min ? MAX_THREADS : MAX_THREADS - 1;
+	int max = min ? MAX_THREADS : MAX_THREADS - 1, dup, rc;
 
 	free(o->threads);
 	o->threads = NULL;
-	if (parse_int_list(arg, min, max, &o->threads, &o->nthreads))
+	rc = parse_int_set(arg, min, max, &o->threads, &o->nthreads, &dup);
+	if (rc == -2)
+		die_usage("--threads '%s' gives %d twice (give each count once)", arg, dup);
+	if (rc)
 		die_usage("bad --threads '%s' (use counts %d..%d like 1,2,4 or 1-8)",
 			  arg, min, max);
 }
@@ -293,6 +305,9 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 		case OPT_OTHER_PROCESS:
 			o->other_process = 1;
 			break;
+		case OPT_FORCE:
+			o->force = 1;
+			break;
 		case OPT_MEMBIND: {
 			uint64_t n;
 
@@ -332,7 +347,7 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 		o->duration_s = 0;
 
 	if (o->json_path && strcmp(o->json_path, "-"))
-		check_output_file("--json", o->json_path);
+		o->json_path = o->json_alloc = check_output_file("--json", o->json_path, o->force);
 	if (o->json_path && o->outdir && !strcmp(o->json_path, o->outdir))
 		die_usage("--json %s is also the --output directory (give the JSON its own file name)",
 			  o->json_path);
@@ -344,7 +359,20 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 			die("--json -: cannot redirect stdout: %m");
 	}
 	if (o->outdir)
-		check_output_dir("--output", o->outdir);
+		o->outdir = o->outdir_alloc = check_output_dir("--output", o->outdir, o->force,
+							       spec->name);
+	if (o->outdir && o->json_path) {
+		char name[128], *in;
+		int same;
+
+		snprintf(name, sizeof(name), "%s.json", spec->name);
+		in = path_join(o->outdir, name);
+		same = !strcmp(in, o->json_path);
+		free(in);
+		if (same)
+			die_usage("--json %s is the %s that --output writes (give the JSON another name)",
+				  o->json_path, name);
+	}
 	if (o->membind >= 0) {
 #ifdef HAVE_LIBNUMA
 		if (numa_available() < 0 || o->membind > numa_max_node())
@@ -420,6 +448,9 @@ void opts_free(struct opts *o)
 {
 	free(o->mechs);
 	free(o->threads);
+	free(o->json_alloc);
+	free(o->outdir_alloc);
+	o->json_alloc = o->outdir_alloc = NULL;
 	if (o->topo)
 		hwloc_topology_destroy(o->topo);
 	o->mechs = NULL;

@@ -33,9 +33,11 @@ struct opts {
 	uint64_t iterations;
 	int repeat;
 	enum out_format format;
-	const char *json_path;
+	const char *json_path;	/* "-", or the file (a symbolic link resolved) */
 	int json_fd;	/* --json -: the real stdout, while stdout goes to /dev/null */
-	const char *outdir;
+	const char *outdir;	/* a symbolic link resolved */
+	int force;	/* --force: replace earlier results */
+	char *json_alloc, *outdir_alloc;
 	int membind;		/* NUMA node or -1 */
 	int other_process;
 	int argc;
@@ -123,6 +125,9 @@ struct exp_spec {
 	/* --threads counts other threads, so 0 is valid (default: >= 1). */
 	int threads_zero_ok;
 };
+
+/* --force is offered with --json or --output. */
+#define CO_FORCE (CO_JSON | CO_OUTPUT)
 
 void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts *o);
 void usage_exp(FILE *f, const struct exp_spec *spec);

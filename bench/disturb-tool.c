@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -163,8 +164,15 @@ void disturb_tool_round(struct run_ctx *c, const struct mechanism *m,
 		uint64_t t0;
 		pid_t pid;
 
-		snprintf(json, sizeof(json), "%s/%s-%s-%d-%d.json", c->tmpdir, c->tool, m->name, ri, p);
-		snprintf(log, sizeof(log), "%s/%s-%s-%d-%d.log", c->tmpdir, c->tool, m->name, ri, p);
+		/* Inherited by the victim: /proc/self is then the victim. */
+		snprintf(json, sizeof(json), "/proc/self/fd/%d", c->tool_json_fd);
+		snprintf(log, sizeof(log), "/proc/self/fd/%d", c->tool_log_fd);
+		/* Empty, so nothing of the phase before is read as this one's. */
+		if (ftruncate(c->tool_json_fd, 0) || ftruncate(c->tool_log_fd, 0)) {
+			snprintf(reason, sizeof(reason), "ftruncate: %s", strerror(errno));
+			free(argv);
+			break;
+		}
 		snprintf(cpus, sizeof(cpus), "%d", cpu);
 		snprintf(dsec, sizeof(dsec), "%d", secs);
 		for (int i = 0; i < c->tool_argc; i++)
@@ -219,8 +227,7 @@ void disturb_tool_round(struct run_ctx *c, const struct mechanism *m,
 			disturb_phase_free(&pd[p]);
 			memset(&pd[p], 0, sizeof(pd[p]));
 		}
-		unlink(json);
-		unlink(log);
+
 		free(g.v);
 		free(argv);
 	}

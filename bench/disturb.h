@@ -51,7 +51,8 @@ struct run_ctx {
 	char **tool_argv;
 	int tool_argc;
 	const char *tool;
-	char *tmpdir;
+	/* The victim's --json and log: files without a name (see exp-disturb.c). */
+	int tool_json_fd, tool_log_fd;
 };
 
 int disturb_row(struct run_ctx *c, const struct mechanism *m, int round,

@@ -469,7 +469,7 @@ int exp_contend_main(int argc, char **argv)
 	struct opts o;
 	struct table t;
 	struct results res;
-	int npus, npoints, pointno = 0;
+	int npus, npoints, pointno = 0, spinners_default;
 
 	opts_parse(argc, argv, &spec, &o);
 	repeats_check(&a.rep, &o);
@@ -491,10 +491,34 @@ int exp_contend_main(int argc, char **argv)
 			a.callers[i] = p[i].t;
 		free(p);
 	}
+	/* An explicit --spinners is measured as given, or refused. */
+	if (a.spinners >= 0 && a.processes_mode)
+		for (int ci = 0; ci < a.ncallers; ci++) {
+			int C = a.callers[ci], S = proc_spinners(a.spinners, C, npus);
+
+			if (S < a.spinners) {
+				int maxc = PROC_THREADS_PER_PU * npus / (a.spinners + 1);
+				char alt[64] = "";
+
+				if (maxc >= 1)
+					snprintf(alt, sizeof(alt), ", or --callers up to %d", maxc);
+				die_usage("--spinners %d in processes mode: each caller process keeps at most 4 x CPUs / C - 1 spinners, %d at C=%d on %d CPUs (give --spinners %d or fewer%s)",
+					  a.spinners, S, C, npus, S, alt);
+			}
+		}
+	spinners_default = a.spinners < 0;
 	if (a.spinners < 0)
 		a.spinners = npus - 1;
 	table_init(&t, contend_cols, (int)(sizeof(contend_cols) / sizeof(contend_cols[0])));
 	results_begin(&res, &o, &t);
+	if (spinners_default && a.processes_mode)
+		for (int ci = 0; ci < a.ncallers; ci++) {
+			int C = a.callers[ci], S = proc_spinners(a.spinners, C, npus);
+
+			if (S < a.spinners)
+				results_note(&res, "processes mode, %d callers: %d spinners in each caller process, not CPUs - 1 = %d (at most 4 x CPUs / C - 1)",
+					     C, S, a.spinners);
+		}
 	npoints = o.nmechs * a.ncallers * (a.threads_mode + a.processes_mode);
 	for (int mi = 0; mi < o.nmechs; mi++) {
 		const struct mechanism *m = o.mechs[mi];

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -660,12 +661,16 @@ int exp_disturb_main(int argc, char **argv)
 	c.res = &res;
 	c.ic = &ic;
 	if (c.tool) {
-		const char *tmp = getenv("TMPDIR");
-		char *tpl = path_join(tmp && *tmp ? tmp : "/tmp", "mbbench-disturb.XXXXXX");
-
-		if (!mkdtemp(tpl))
-			die("mkdtemp %s: %m", tpl);
-		c.tmpdir = tpl;
+		/*
+		 * The tool writes its --json and its log into memory files
+		 * that have no name: the victim inherits them and opens
+		 * /proc/self/fd/N. Nothing is left in $TMPDIR, whatever ends
+		 * the run (SIGKILL included).
+		 */
+		c.tool_json_fd = memfd_create("mbbench-victim.json", 0);
+		c.tool_log_fd = memfd_create("mbbench-victim.log", 0);
+		if (c.tool_json_fd < 0 || c.tool_log_fd < 0)
+			die("--victim-cmd: memfd_create: %m");
 	}
 	results_note(&res, "IPI counts from %s%s%s", ipi_source_name(ic.src),
 		     ic.src_why[0] ? ": " : "", ic.src_why);
@@ -727,10 +732,9 @@ int exp_disturb_main(int argc, char **argv)
 	}
 	results_emit(&res);
 	ipicount_close(&ic);
-	if (c.tmpdir) {
-		if (rmdir(c.tmpdir))
-			warnx_("could not remove %s: %s", c.tmpdir, strerror(errno));
-		free(c.tmpdir);
+	if (c.tool) {
+		close(c.tool_json_fd);
+		close(c.tool_log_fd);
 	}
 	for (int i = 0; i < c.tool_argc; i++)
 		free(c.tool_argv[i]);

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,7 @@ static int run_helper(const char *name, char **argv)
 
 int main(int argc, char **argv)
 {
+	check_stdout_at_exit();
 	if (argc < 2)
 		die_usage("give a subcommand, e.g. mbbench sweep (mbbench --help lists them)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
@@ -89,8 +91,15 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (size_t i = 0; i < NEXP; i++)
-		if (!strcmp(argv[1], experiments[i].name))
+		if (!strcmp(argv[1], experiments[i].name)) {
+			/*
+			 * A file size limit (RLIMIT_FSIZE) makes a write fail
+			 * with EFBIG, which the writer reports and cleans up
+			 * after, instead of killing the process mid-file.
+			 */
+			signal(SIGXFSZ, SIG_IGN);
 			return experiments[i].main(argc - 1, argv + 1);
+		}
 	for (size_t i = 0; i < NHELPERS; i++)
 		if (!strcmp(argv[1], helpers[i].name))
 			return run_helper(helpers[i].name, argv + 1);

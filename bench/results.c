@@ -2,6 +2,7 @@
 /* stdout, results folder and JSON envelope for every experiment. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,8 @@ static void write_envelope(struct results *r, FILE *f, const struct hostinfo *h)
 struct out_set {
 	struct atomic_file af[MAX_OUT_FILES];
 	int n;
+	int replace;		/* --force */
+	const char *made_dir;	/* the folder this run created, removed on a failure */
 };
 
 static void out_fail(struct out_set *s, const char *path)
@@ -129,6 +132,8 @@ static void out_fail(struct out_set *s, const char *path)
 
 	for (int i = 0; i < s->n; i++)
 		atomic_abort(&s->af[i]);
+	if (s->made_dir)
+		rmdir(s->made_dir);
 	errno = e;
 	die("cannot write %s: %m (no file of this run was written)", path);
 }
@@ -137,7 +142,11 @@ static void out_add(struct out_set *s, const char *path, void (*fn)(FILE *, void
 {
 	struct atomic_file *af = &s->af[s->n];
 
-	if (s->n >= MAX_OUT_FILES || atomic_open(af, path))
+	if (s->n >= MAX_OUT_FILES) {
+		errno = EMFILE;
+		out_fail(s, path);
+	}
+	if (atomic_open(af, path, s->replace))
 		out_fail(s, path);
 	s->n++;
 	fn(af->f, arg);
@@ -150,8 +159,17 @@ static void out_commit(struct out_set *s)
 	for (int i = 0; i < s->n; i++) {
 		const char *path = s->af[i].path;
 
-		if (atomic_rename(&s->af[i]))
+		if (atomic_rename(&s->af[i])) {
+			int e = errno;
+
+			for (int k = i + 1; k < s->n; k++)
+				atomic_abort(&s->af[k]);
+			errno = e;
+			if (e == EEXIST)
+				die("cannot rename into %s: it appeared during the run and is kept (give --force to replace a regular file)",
+				    path);
 			die("cannot rename into %s: %m", path);
+		}
 	}
 	s->n = 0;
 }
@@ -178,6 +196,7 @@ void results_emit(struct results *r)
 	const struct opts *o = r->o;
 	struct hostinfo h;
 	struct env_arg ea = { r, &h };
+	struct out_set set = { .n = 0 };
 
 	utc_now(r->end, sizeof(r->end));
 	hostinfo_collect(&h, o->topo);
@@ -198,12 +217,15 @@ void results_emit(struct results *r)
 		for (int i = 0; i < r->nnotes; i++)
 			printf("# note: %s\n", r->notes[i]);
 	}
-	fflush(stdout);
+	/* What stdout lost is a failed run: no file is committed after it. */
+	die_stdout();
+	/* The folder's files and the --json file: all or none. */
+	set.replace = o->force;
 	if (o->outdir) {
 		char name[128], *p;
-		struct out_set set = { .n = 0 };
 
-		make_output_dir(o->outdir);
+		if (make_output_dir(o->outdir))
+			set.made_dir = o->outdir;
 		snprintf(name, sizeof(name), "%s.csv", o->exp);
 		p = path_join(o->outdir, name);
 		out_add(&set, p, csv_fn, r->points);
@@ -218,21 +240,18 @@ void results_emit(struct results *r)
 		p = path_join(o->outdir, name);
 		out_add(&set, p, env_fn, &ea);
 		free(p);
-		out_commit(&set);
 	}
+	if (o->json_path && strcmp(o->json_path, "-"))
+		out_add(&set, o->json_path, env_fn, &ea);
+	out_commit(&set);
 	if (o->json_path && !strcmp(o->json_path, "-")) {
 		FILE *f = fdopen(o->json_fd, "w");
 
 		if (!f)
 			die("--json -: %m");
 		env_fn(f, &ea);
-		if (fclose(f))
+		if (ferror(f) | fclose(f))
 			die("--json -: cannot write stdout: %m");
-	} else if (o->json_path) {
-		struct out_set set = { .n = 0 };
-
-		out_add(&set, o->json_path, env_fn, &ea);
-		out_commit(&set);
 	}
 	hostinfo_free(&h);
 	for (int i = 0; i < r->nderived; i++)

@@ -2,7 +2,9 @@
 /* Errors, strict number parsing, atomic files and output path checks. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -14,6 +16,8 @@
 #include "util.h"
 
 const char *progname = "mbbench";
+/* Set once an error line is out: the stdout check at exit stays silent. */
+static int dying;
 
 /* One line on stderr: "mbbench: <what><message>". */
 __attribute__((format(printf, 2, 0)))
@@ -28,6 +32,7 @@ void die_usage(const char *fmt, ...)
 {
 	va_list ap;
 
+	dying = 1;
 	va_start(ap, fmt);
 	vsay("", fmt, ap);
 	va_end(ap);
@@ -38,10 +43,50 @@ void die(const char *fmt, ...)
 {
 	va_list ap;
 
+	dying = 1;
 	va_start(ap, fmt);
 	vsay("", fmt, ap);
 	va_end(ap);
 	exit(1);
+}
+
+int stdout_failed(void)
+{
+	return fflush(stdout) || ferror(stdout);
+}
+
+static pid_t stdout_owner;
+
+/* Output that never reached stdout (a full disk, a closed pipe) is an error. */
+static void close_stdout(void)
+{
+	int bad;
+
+	if (dying || getpid() != stdout_owner)
+		return;
+	errno = 0;
+	bad = stdout_failed();
+	if (fclose(stdout))
+		bad = 1;
+	if (bad) {
+		fprintf(stderr, "%s: cannot write stdout: %s\n", progname,
+			errno ? strerror(errno) : "a write failed");
+		_exit(1);
+	}
+}
+
+void check_stdout_at_exit(void)
+{
+	stdout_owner = getpid();
+	atexit(close_stdout);
+}
+
+void die_stdout(void)
+{
+	errno = 0;
+	if (!stdout_failed())
+		return;
+	die("cannot write stdout: %s", errno ? strerror(errno) : "a write failed");
 }
 
 void warnx_(const char *fmt, ...)
@@ -162,7 +207,30 @@ static int parse_one_int(const char *s, const char *e, int min, int max, int *ou
 	return 0;
 }
 
-int parse_int_list(const char *s, int min, int max, int **out, int *n)
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A value the list holds twice, in *dup; 0 when each is there once. */
+static int list_has_dup(const int *v, int n, int *dup)
+{
+	int *s = xmalloc((size_t)n * sizeof(*s)), found = 0;
+
+	memcpy(s, v, (size_t)n * sizeof(*s));
+	qsort(s, (size_t)n, sizeof(*s), cmp_int);
+	for (int i = 1; i < n && !found; i++)
+		if (s[i] == s[i - 1]) {
+			*dup = s[i];
+			found = 1;
+		}
+	free(s);
+	return found;
+}
+
+static int int_list(const char *s, int min, int max, int **out, int *n, int *dup)
 {
 	int *v = NULL, cnt = 0, cap = 0;
 
@@ -198,12 +266,26 @@ int parse_int_list(const char *s, int min, int max, int **out, int *n)
 		if (!*s)
 			goto bad;
 	}
+	if (dup && list_has_dup(v, cnt, dup)) {
+		free(v);
+		return -2;
+	}
 	*out = v;
 	*n = cnt;
 	return 0;
 bad:
 	free(v);
 	return -1;
+}
+
+int parse_int_list(const char *s, int min, int max, int **out, int *n)
+{
+	return int_list(s, min, max, out, n, NULL);
+}
+
+int parse_int_set(const char *s, int min, int max, int **out, int *n, int *dup)
+{
+	return int_list(s, min, max, out, n, dup);
 }
 
 void utc_now(char *buf, size_t len)
@@ -215,17 +297,28 @@ void utc_now(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-int atomic_open(struct atomic_file *af, const char *path)
+int atomic_open(struct atomic_file *af, const char *path, int replace)
 {
 	size_t n = strlen(path) + 32;
+	int fd;
 
 	af->path = xstrdup(path);
 	af->tmp = xmalloc(n);
+	af->replace = replace;
 	snprintf(af->tmp, n, "%s.tmp.%ld", path, (long)getpid());
-	af->f = fopen(af->tmp, "w");
+	/* A new file, never through a name that is already there. */
+	fd = open(af->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	af->f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!af->f) {
+		int e = errno;
+
+		if (fd >= 0) {
+			close(fd);
+			unlink(af->tmp);
+		}
 		free(af->path);
 		free(af->tmp);
+		errno = e;
 		return -1;
 	}
 	return 0;
@@ -240,17 +333,49 @@ int atomic_close(struct atomic_file *af)
 	if (fclose(af->f))
 		err = 1;
 	af->f = NULL;
+	if (err && !errno)
+		errno = EIO;
 	return err ? -1 : 0;
+}
+
+/*
+ * Only a regular file is ever replaced, and only when asked to: a device,
+ * a FIFO, a socket or a directory keeps its name (EEXIST).
+ */
+static int rename_into(const char *tmp, const char *path, int replace)
+{
+	struct stat st;
+
+	if (!replace) {
+		if (!renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE))
+			return 0;
+		if (errno != EINVAL && errno != ENOSYS)
+			return -1;
+		/* A file system without RENAME_NOREPLACE: a link fails the same way. */
+		if (!link(tmp, path)) {
+			unlink(tmp);
+			return 0;
+		}
+		if (errno != EPERM && errno != EOPNOTSUPP)
+			return -1;
+	}
+	if (!lstat(path, &st) && (!S_ISREG(st.st_mode) || !replace)) {
+		errno = EEXIST;
+		return -1;
+	}
+	return rename(tmp, path);
 }
 
 int atomic_rename(struct atomic_file *af)
 {
-	int err = rename(af->tmp, af->path) ? -1 : 0;
+	int err = rename_into(af->tmp, af->path, af->replace) ? -1 : 0;
+	int e = errno;
 
 	if (err)
 		unlink(af->tmp);
 	free(af->path);
 	free(af->tmp);
+	errno = e;
 	return err;
 }
 
@@ -259,9 +384,12 @@ int atomic_commit(struct atomic_file *af)
 	int err = atomic_close(af);
 
 	if (err) {
+		int e = errno;
+
 		unlink(af->tmp);
 		free(af->path);
 		free(af->tmp);
+		errno = e;
 		return -1;
 	}
 	return atomic_rename(af);
@@ -312,20 +440,30 @@ static int dir_writable(const char *dir)
 	return fd >= 0;
 }
 
-/* A name the file system cannot hold is refused before anything runs. */
-static void check_name_length(const char *opt, const char *path)
+/*
+ * A name the file system cannot hold is refused before anything runs:
+ * `extra` is what mbbench appends (a file name in a folder, ".tmp.PID"),
+ * `last` the part of it that lengthens the last name of the path.
+ */
+static void check_name_length(const char *opt, const char *path, size_t extra, size_t last)
 {
 	const char *p = path;
+	size_t len = strlen(path), n = 0;
 
-	if (strlen(path) >= 4000)
-		die_usage("%s: the path is %zu characters long (at most 4000)", opt, strlen(path));
+	if (len + extra >= PATH_MAX)
+		die_usage("%s: the path is %zu characters long (at most %zu here)", opt, len,
+			  (size_t)PATH_MAX - 1 - extra);
 	while (*p) {
-		size_t n = strcspn(p, "/");
-
-		if (n > 255)
-			die_usage("%s: a name in the path is %zu characters long (at most 255)", opt, n);
+		n = strcspn(p, "/");
+		if (n > NAME_MAX)
+			die_usage("%s: a name in the path is %zu characters long (at most %d)",
+				  opt, n, NAME_MAX);
 		p += n + (p[n] == '/');
 	}
+	/* n: the last name (0 after a trailing slash). */
+	if (n && n + last > NAME_MAX)
+		die_usage("%s: the last name in the path is %zu characters long (at most %zu, to leave room for the temporary name)",
+			  opt, n, (size_t)NAME_MAX - last);
 }
 
 static void check_parent(const char *opt, const char *path)
@@ -333,9 +471,7 @@ static void check_parent(const char *opt, const char *path)
 	char *dir;
 	struct stat st;
 
-	check_name_length(opt, path);
 	dir = parent_dir(path);
-
 	if (!stat(dir, &st) && !S_ISDIR(st.st_mode))
 		die_usage("%s %s: %s is a file, not a directory (choose another path)",
 			  opt, path, dir);
@@ -348,38 +484,137 @@ static void check_parent(const char *opt, const char *path)
 	free(dir);
 }
 
-void check_output_file(const char *opt, const char *path)
+/*
+ * A symbolic link is followed once, here, and the rest of the run uses
+ * what it names; a link to nothing is refused.
+ */
+static char *resolve_link(const char *opt, const char *path, int want_dir)
 {
 	struct stat st;
+	char *real;
+
+	if (lstat(path, &st) || !S_ISLNK(st.st_mode))
+		return xstrdup(path);
+	if (stat(path, &st))
+		die_usage("%s %s: a symbolic link to nothing (give an existing %s or a new name)",
+			  opt, path, want_dir ? "folder" : "file");
+	/* Not what can be written to: the caller refuses it by its type. */
+	if (want_dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
+		return xstrdup(path);
+	real = realpath(path, NULL);
+	if (!real)
+		die_usage("%s %s: cannot resolve the symbolic link: %s", opt, path,
+			  strerror(errno));
+	return real;
+}
+
+/* Room for ".tmp.PID" after a name. */
+#define TMP_SUFFIX 16
+
+static void refuse_existing(const char *opt, const char *given, const char *path,
+			    const struct stat *st, int force)
+{
+	if (S_ISDIR(st->st_mode))
+		die_usage("%s %s: is a directory (give a file name)", opt, given);
+	if (!S_ISREG(st->st_mode))
+		die_usage("%s %s: exists and is not a regular file (mbbench writes only regular files; give a new name)",
+			  opt, given);
+	if (!force && strcmp(given, path))
+		die_usage("%s %s: its target %s exists (give --force to replace it, or a new name)",
+			  opt, given, path);
+	if (!force)
+		die_usage("%s %s: the file exists (give --force to replace it, or a new name)",
+			  opt, given);
+}
+
+char *check_output_file(const char *opt, const char *path, int force)
+{
+	struct stat st;
+	char *real;
 
 	if (!*path)
 		die_usage("%s needs a file name", opt);
-	if (!stat(path, &st) && S_ISDIR(st.st_mode))
-		die_usage("%s %s: is a directory (give a file name)", opt, path);
-	check_parent(opt, path);
+	check_name_length(opt, path, TMP_SUFFIX, TMP_SUFFIX);
+	real = resolve_link(opt, path, 0);
+	if (strcmp(real, path))
+		check_name_length(opt, real, TMP_SUFFIX, TMP_SUFFIX);
+	if (!stat(real, &st))
+		refuse_existing(opt, path, real, &st, force);
+	check_parent(opt, real);
+	return real;
 }
 
-void check_output_dir(const char *opt, const char *path)
+/*
+ * What a run writes into its folder: PREFIX.csv, PREFIX.json and
+ * PREFIX-NAME.csv. Any of them there already is refused, unless it is a
+ * regular file and force is given.
+ */
+static void check_dir_files(const char *opt, const char *given, const char *dir,
+			    const char *prefix, int force)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t pl = strlen(prefix);
+
+	if (!d)
+		die_usage("%s %s: cannot read the directory: %s", opt, given, strerror(errno));
+	while ((e = readdir(d))) {
+		const char *n = e->d_name, *dot = strrchr(n, '.');
+		struct stat st;
+		char *p;
+
+		if (strncmp(n, prefix, pl) || !dot ||
+		    (strcmp(dot, ".csv") && strcmp(dot, ".json")))
+			continue;
+		if (!(n[pl] == '.' && dot == n + pl) && !(n[pl] == '-' && !strcmp(dot, ".csv")))
+			continue;
+		p = path_join(dir, n);
+		if (!lstat(p, &st)) {
+			if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode))
+				die_usage("%s %s: %s exists and is not a regular file (give a new folder)",
+					  opt, given, p);
+			if (!force)
+				die_usage("%s %s: %s exists (give --force to replace it, or a new folder)",
+					  opt, given, p);
+		}
+		free(p);
+	}
+	closedir(d);
+}
+
+char *check_output_dir(const char *opt, const char *path, int force, const char *prefix)
 {
 	struct stat st;
+	/* The longest name written inside: PREFIX-NAME.json.tmp.PID */
+	size_t inside = strlen(prefix) + 48;
+	char *real;
 
 	if (!*path)
 		die_usage("%s needs a directory name", opt);
-	if (!stat(path, &st)) {
+	check_name_length(opt, path, inside, 0);
+	real = resolve_link(opt, path, 1);
+	if (strcmp(real, path))
+		check_name_length(opt, real, inside, 0);
+	if (!stat(real, &st)) {
 		if (!S_ISDIR(st.st_mode))
 			die_usage("%s %s: exists and is not a directory", opt, path);
-		if (!dir_writable(path))
+		if (!dir_writable(real))
 			die_usage("%s %s: directory is not writable (choose another path)",
 				  opt, path);
-		return;
+		check_dir_files(opt, path, real, prefix, force);
+		return real;
 	}
-	check_parent(opt, path);
+	check_parent(opt, real);
+	return real;
 }
 
-void make_output_dir(const char *path)
+int make_output_dir(const char *path)
 {
-	if (mkdir(path, 0777) && errno != EEXIST)
+	if (!mkdir(path, 0777))
+		return 1;
+	if (errno != EEXIST)
 		die("cannot create %s: %s", path, strerror(errno));
+	return 0;
 }
 
 char *path_join(const char *dir, const char *name)

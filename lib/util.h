@@ -17,6 +17,15 @@ __attribute__((noreturn, format(printf, 1, 2))) void die_usage(const char *fmt, 
 __attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void warnx_(const char *fmt, ...);
 
+/*
+ * Output that never reached stdout is an error: at exit (registered once,
+ * in main) a failed flush or close of stdout prints one line and exits 1;
+ * die_stdout() checks now, before anything is committed.
+ */
+void check_stdout_at_exit(void);
+int stdout_failed(void);
+void die_stdout(void);
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t sz);
 void *xrealloc(void *p, size_t n);
@@ -30,6 +39,8 @@ int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int parse_seconds(const char *s, double min, double max, double *out);
 /* "1,2,4" or "1-8" or a mix; values within [min,max]; sorted as given. */
 int parse_int_list(const char *s, int min, int max, int **out, int *n);
+/* The same, for a list of points: a value given twice is -2, in *dup. */
+int parse_int_set(const char *s, int min, int max, int **out, int *n, int *dup);
 
 static inline uint64_t now_ns(void)
 {
@@ -44,14 +55,17 @@ void utc_now(char *buf, size_t len);
 
 /*
  * Files are written under a temporary name and renamed into place, so an
- * interrupted run leaves only whole files.
+ * interrupted run leaves only whole files. The rename never replaces what
+ * is not a regular file, and a regular file only with `replace` (--force);
+ * otherwise it fails with EEXIST.
  */
 struct atomic_file {
 	FILE *f;
 	char *path;
 	char *tmp;
+	int replace;
 };
-int atomic_open(struct atomic_file *af, const char *path);
+int atomic_open(struct atomic_file *af, const char *path, int replace);
 int atomic_commit(struct atomic_file *af);	/* close + rename */
 /* The two halves, for a set of files that is committed all or none. */
 int atomic_close(struct atomic_file *af);	/* flush, fsync, close */
@@ -60,12 +74,17 @@ void atomic_abort(struct atomic_file *af);	/* close + unlink */
 
 /*
  * Validate output destinations before any measurement, so bad paths fail
- * fast with exit 2 and nothing is created.
+ * fast with exit 2 and nothing is created: a name too long for the file
+ * system (with the temporary name's suffix), a symbolic link to nothing, a
+ * path that is not a regular file (a file) or a directory (a folder), and
+ * without force a file already there (for a folder: PREFIX.csv,
+ * PREFIX.json or PREFIX-*.csv in it). A symbolic link is resolved once:
+ * the path to write to is returned (malloc'd).
  */
-void check_output_file(const char *opt, const char *path);
-void check_output_dir(const char *opt, const char *path);
-/* Create the directory (its parent exists); die on failure. */
-void make_output_dir(const char *path);
+char *check_output_file(const char *opt, const char *path, int force);
+char *check_output_dir(const char *opt, const char *path, int force, const char *prefix);
+/* Create the directory (its parent exists): 1 if made, 0 if it was there; die on failure. */
+int make_output_dir(const char *path);
 char *path_join(const char *dir, const char *name);
 
 #endif
