@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The number, duration and list parsers of lib/util.c (parse_u64,
- * parse_seconds, parse_int_list): every option value goes through them.
+ * parse_seconds, parse_int_list, parse_int_set): every option value goes
+ * through them.
  * The first byte picks the parser and the bounds, the rest is the text.
  * A value returned must lie within the bounds asked for.
  */
@@ -33,6 +34,13 @@ static const struct {
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -71,6 +79,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				FUZZ_CHECK(v[i] >= list_bounds[b].min &&
 					   v[i] <= list_bounds[b].max);
 			free(v);
+		}
+		/* The same text as a set: accepted only without a repeat, a
+		 * repeat named by a value the list holds. */
+		int *w = NULL, m = -1, dup = 0;
+		int rc = parse_int_set(s, list_bounds[b].min, list_bounds[b].max, &w, &m, &dup);
+
+		if (!rc) {
+			FUZZ_CHECK(w && m >= 1);
+			qsort(w, (size_t)m, sizeof(*w), cmp_int);
+			for (int i = 1; i < m; i++)
+				FUZZ_CHECK(w[i] != w[i - 1]);
+			free(w);
+		} else if (rc == -2) {
+			FUZZ_CHECK(dup >= list_bounds[b].min && dup <= list_bounds[b].max);
 		}
 		break;
 	}
