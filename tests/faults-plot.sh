@@ -12,7 +12,7 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 	echo "1..0 # SKIP gnuplot not found (apt-get install gnuplot-nox)"
 	exit 0
 fi
-plan 25
+plan 26
 case $MBBENCH in /*) ;; *) MBBENCH=$(pwd)/$MBBENCH ;; esac
 cd "$TMP" || exit 1
 GNUPLOT=$(command -v gnuplot)
@@ -104,6 +104,11 @@ mkdir foreign && echo hello >foreign/notes.txt
 refused foreign "a folder that is not a results folder"
 mkdir other && echo '[1, 2, 3]' >other/run.json && echo hello >other/notes.txt
 refused other "another tool's folder (run.json an array)"
+mkdir nocsv && cp good/run.json nocsv/
+"$MBBENCH" plot nocsv >/dev/null 2>err
+r=$?
+[ $r -eq 0 ] && [ ! -e nocsv/plots ]
+ok $? "a folder with no figure to draw: exit $r, no plots/ made"
 damage plotsfile && echo x >plotsfile/plots
 "$MBBENCH" plot plotsfile >/dev/null 2>err
 r=$?
