@@ -7,10 +7,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "experiment.h"
@@ -36,16 +38,22 @@ static const struct experiment experiments[] = {
  * Subcommands run by a helper program, found the way git finds its own:
  * `mbbench NAME` runs mbbench-NAME from beside this executable (the build
  * tree) or from the libexec directory (paths.h), with MBBENCH set to this
- * executable so the helper measures with the same build.
+ * executable so the helper measures with the same build. A Python helper
+ * needs python3 on PATH (its #! line runs `env -S python3 -S`): without
+ * it, one line naming the package instead of env's. It starts with SIGINT,
+ * SIGTERM and SIGHUP blocked and unblocks them once it can clean up after
+ * them (results/mbresults.py, guard()), so that ^C while Python starts is
+ * not a traceback.
  */
 static const struct {
 	const char *name, *summary;
+	int python;
 } helpers[] = {
-	{ "compare", "compare results folders point by point (A/B)" },
-	{ "plot", "render the figures of a results folder" },
-	{ "report", "write report.md for a results folder" },
-	{ "sweep", "run every experiment into one results folder (make bench)" },
-	{ "vm", "fan-out and isolation on the patched kernel in QEMU" },
+	{ "compare", "compare results folders point by point (A/B)", 1 },
+	{ "plot", "render the figures of a results folder", 0 },
+	{ "report", "write report.md for a results folder", 1 },
+	{ "sweep", "run every experiment into one results folder (make bench)", 0 },
+	{ "vm", "fan-out and isolation on the patched kernel in QEMU", 0 },
 };
 #define NHELPERS (sizeof(helpers) / sizeof(helpers[0]))
 
@@ -60,7 +68,28 @@ static void usage(FILE *f)
 	fprintf(f, "\nmbbench --version (-V) prints the version. See mbbench(1).\n");
 }
 
-static int run_helper(const char *name, char **argv)
+/* Whether PROG is an executable file in a directory of PATH, as env finds it. */
+static int on_path(const char *prog)
+{
+	const char *p = getenv("PATH");
+	char file[PATH_MAX];
+	struct stat st;
+
+	if (!p)
+		p = "/bin:/usr/bin";
+	for (;;) {
+		size_t n = strcspn(p, ":");
+
+		snprintf(file, sizeof(file), "%.*s/%s", n ? (int)n : 1, n ? p : ".", prog);
+		if (!stat(file, &st) && S_ISREG(st.st_mode) && !access(file, X_OK))
+			return 1;
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+}
+
+static int run_helper(const char *name, int python, char **argv)
 {
 	char prog[64];
 	const char *path, *self = self_exe();
@@ -69,6 +98,18 @@ static int run_helper(const char *name, char **argv)
 	path = helper_require(prog);
 	if (self && setenv("MBBENCH", self, 1))
 		die("setenv: %s", strerror(errno));
+	if (python) {
+		sigset_t set;
+
+		if (!on_path("python3"))
+			die("%s needs python3, which is not installed or not on PATH (apt-get install python3)",
+			    name);
+		sigemptyset(&set);
+		sigaddset(&set, SIGINT);
+		sigaddset(&set, SIGTERM);
+		sigaddset(&set, SIGHUP);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+	}
 	argv[0] = prog;
 	execv(path, argv);
 	die("cannot run %s: %s", path, strerror(errno));
@@ -102,7 +143,7 @@ int main(int argc, char **argv)
 		}
 	for (size_t i = 0; i < NHELPERS; i++)
 		if (!strcmp(argv[1], helpers[i].name))
-			return run_helper(helpers[i].name, argv + 1);
+			return run_helper(helpers[i].name, helpers[i].python, argv + 1);
 	{
 		char names[512] = "";
 

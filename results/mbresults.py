@@ -2,21 +2,30 @@
 """Shared reading of a results folder for results/report and results/compare.
 
 A results folder is what bench/run-all (make bench) writes: one CSV per
-experiment, run.json, topology.xml, commands.txt. These tools only read it.
+experiment, run.json, topology.xml, commands.txt. These tools only read it,
+and check it against SCHEMA.md before they do: a damaged or foreign folder
+is one line naming the file and the damage (exit 2), a fault of the machine
+(no file descriptors, a full or read-only disk, an I/O error) one line and
+exit 1, ^C or SIGTERM one line and 128 + the signal. guard() runs a tool's
+main under those rules; MBBENCH_DEBUG=1 shows the traceback of what it
+did not foresee.
 """
 import csv
+import errno
 import glob
 import json
 import math
 import os
+import re
 import shutil
+import signal
+import stat
 import sys
 
 EXPERIMENTS = ("calls", "distance", "latency", "disturb", "contend", "register", "rcu", "litmus", "vmscale")
 
-# Columns the readers rely on, per CSV (SCHEMA.md has them all), and those
-# that must hold whole numbers where not empty: a damaged folder is
-# refused with one line naming the file instead of a traceback.
+# Columns the readers rely on, per CSV (SCHEMA.md has them all): a damaged
+# folder is refused with one line naming the file instead of a traceback.
 REQUIRED = {
     "calls": ("mechanism", "threads", "behaviour", "scope", "ns_per_call", "ns_per_call_ci95", "status"),
     "distance": ("mechanism", "level", "caller_cpu", "spinner_cpu", "ns_per_call", "ns_per_call_ci95", "status"),
@@ -32,8 +41,25 @@ REQUIRED = {
     "latency-histogram": ("mechanism",),
     "vmscale": ("smp", "k", "mechanism", "ipis_per_barrier_total", "status"),
 }
-INTEGER = ("smp", "k", "threads", "round", "cpu", "callers", "spinners", "other_threads", "readers", "writers",
-           "samples", "trials", "violations")
+
+# What a cell may hold (SCHEMA.md). An empty cell is "not measured" in any
+# column. Whole-number columns, with their least value:
+INTEGER = {"smp": 1, "k": 0, "threads": 1, "round": 0, "cpu": 0, "callers": 1, "spinners": 0,
+           "other_threads": 0, "readers": 0, "writers": 0, "samples": 0, "trials": 0, "violations": 0,
+           "repeats": 1}
+# Number columns, by their unit or name; none is negative but a count per
+# barrier (the storm's less the baseline's), and none exceeds 2^64 (the
+# largest counter the suite keeps), so no arithmetic on them overflows.
+NUMBER = re.compile(r".*_(ns|s|ci95|stddev|pct|per_barrier|per_million|fraction|lo95|hi95|per_repeat)"
+                    r"|ipis_per_barrier_.*|cv|ipis|mb_ipis|tlb_shootdowns|barriers|idle_entries|signals|reads"
+                    r"|writes|count|peak_quarantine|r1_[01]_r2_[01]|expected_v[15]|oversubscribed"
+                    r"|ci_target_met|n_same_.*|n_remote", re.ASCII)
+SIGNED = re.compile(r".*per_barrier(_total|_self|_idle)?", re.ASCII)
+STATUSES = ("ok", "skipped", "failed")
+BIGGEST = 2.0 ** 64
+_NUM = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?", re.ASCII)
+_INT = re.compile(r"-?[0-9]+", re.ASCII)
+FORMAT_VERSION = 1
 
 
 PCT_LEVEL = {"p50_ns": 0.5, "p90_ns": 0.9, "p99_ns": 0.99, "p999_ns": 0.999}
@@ -53,12 +79,220 @@ def reaches(row, col):
 
 
 class UsageError(Exception):
-    """Bad input: reported on one line, exit status 2."""
+    """Bad input (arguments, a damaged or foreign folder): one line, exit 2."""
+
+
+class EnvError(Exception):
+    """A fault of the machine, not of the input: one line, exit 1."""
+
+
+class Interrupted(BaseException):
+    """SIGINT, SIGTERM or SIGHUP arrived: what was being written is removed."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+# Faults of the machine: a read that fails with one of these is not the
+# folder's fault.
+ENV_ERRNOS = {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.EIO, errno.ENOBUFS, errno.EAGAIN}
+
+
+def read_fault(path, e):
+    """The exception for an OSError reading a folder's file: the machine's
+    fault (exit 1) or the folder's (exit 2)."""
+    if e.errno in ENV_ERRNOS:
+        return EnvError(f"cannot read {path}: {e.strerror}")
+    return UsageError(f"cannot read {path}: {e.strerror}; the folder is damaged or unreadable")
 
 
 def fail(prog, msg):
     print(f"{prog}: {msg}", file=sys.stderr)
     sys.exit(2)
+
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+_caught = []	# the signal that arrived, also where its exception was lost
+
+
+def _on_signal(signum, frame):
+    for s in SIGNALS:
+        signal.signal(s, signal.SIG_IGN)	# the cleanup runs once, uninterrupted
+    _caught.append(signum)
+    raise Interrupted(signum)
+
+
+def _unraisable(u):
+    """An Interrupted raised where Python cannot pass it on (a callback) is
+    seen again by check_interrupted() before anything is written."""
+    if not isinstance(u.exc_value, Interrupted):
+        sys.__unraisablehook__(u)
+
+
+def check_interrupted():
+    if _caught:
+        raise Interrupted(_caught[0])
+
+
+def _quiet_stdout():
+    """After stdout failed: nothing more goes there, so Python's own flush
+    at exit neither fails again nor changes the exit status."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, 1)
+        os.close(fd)
+    except OSError:
+        pass
+
+
+def write_stdout(text):
+    """Write text to stdout and flush it; a failure is one line, exit 1."""
+    check_interrupted()
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except OSError as e:
+        _quiet_stdout()
+        raise EnvError(f"cannot write to standard output: {e.strerror}")
+
+
+def guard(prog, main, argv, what="nothing was written"):
+    """Run main(argv) under the rules above and return the exit status;
+    what says what a signal leaves behind. The tool blocks SIGINT, SIGTERM
+    and SIGHUP from its start; they are unblocked here, with handlers that
+    remove what was being written."""
+    for s in SIGNALS:
+        if signal.getsignal(s) != signal.SIG_IGN:	# one the caller ignores stays ignored
+            signal.signal(s, _on_signal)
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)	# a closed pipe ends us, as any filter
+    sys.unraisablehook = _unraisable
+    debug = os.environ.get("MBBENCH_DEBUG", "") not in ("", "0")
+    try:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
+        rc = main(argv)
+        check_interrupted()
+        return rc
+    except UsageError as e:
+        msg, rc = str(e), 2
+    except EnvError as e:
+        msg, rc = str(e), 1
+    except Interrupted as e:
+        msg, rc = f"interrupted by {signal.Signals(e.signum).name}; {what}", 128 + e.signum
+    except MemoryError:
+        msg, rc = "out of memory", 1
+    except OSError as e:
+        if debug:
+            raise
+        where = f"{e.filename}: " if e.filename else ""
+        msg, rc = f"{where}{e.strerror or e}", 1
+    except RecursionError:
+        if debug:
+            raise
+        msg, rc = "the input is nested too deeply (a damaged folder?)", 2
+    except Exception as e:  # noqa: BLE001 - the last guard: one line, not a traceback
+        if debug:
+            raise
+        msg, rc = (f"internal error: {type(e).__name__}: {str(e)[:200]} (please report it; "
+                   "MBBENCH_DEBUG=1 shows where)"), 1
+    try:
+        print(f"{prog}: {msg}", file=sys.stderr)
+    except OSError:
+        pass
+    return rc
+
+
+def _json_number(s, conv):
+    try:
+        v = conv(s)
+    except ValueError:
+        v = math.inf
+    if not abs(v) <= BIGGEST:
+        raise ValueError(f"number {s[:24]} is out of range")
+    return v
+
+
+def _json_constant(s):
+    raise ValueError(f"{s} is not a number JSON allows")
+
+
+def read_json(path):
+    """A JSON file, or UsageError naming it; numbers finite and at most 2^64."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f, parse_int=lambda s: _json_number(s, int),
+                             parse_float=lambda s: _json_number(s, float), parse_constant=_json_constant)
+    except OSError as e:
+        raise read_fault(path, e)
+    except RecursionError:
+        raise UsageError(f"{path}: nested too deeply to be a run.json; the folder is damaged")
+    except ValueError as e:	# also UnicodeDecodeError
+        raise UsageError(f"{path} cannot be read as JSON ({str(e)[:120]}); the folder is damaged")
+
+
+def _is(v, kinds):
+    if bool in kinds:
+        return isinstance(v, bool)
+    return isinstance(v, kinds) and not isinstance(v, bool)
+
+
+SCALAR = (str, int, float, bool, type(None))
+# run.json's keys, each with the types it may hold (SCHEMA.md, "A results
+# folder"); a key that is absent is not checked. A vm folder's run.json and
+# a point folder's (an experiment's JSON envelope) use some of them.
+RUN_KEYS = {
+    "tool": (str,), "preset": (str, type(None)), "interrupted": (bool,), "points_planned": (int,),
+    "points_done": (int,), "points_failed": (list,), "order_seed": (int, type(None)), "run_order": (list,),
+    "aslr": (str, type(None)), "budget_s": (int, float, type(None)), "predicted_s": (int, float, type(None)),
+    "measured_s": (int, float, type(None)), "info": (dict,), "points": (list,), "host": (dict,),
+    "host_sources": (dict,), "hostname": (str,), "experiment": (str,), "version": (str,),
+    "end": (str,), "derived": (dict,), "notes": (list,),
+}
+
+
+def _check_envelope(path, where, obj):
+    """The keys report and compare read from run.json or one of its envelopes."""
+    for k, kinds in RUN_KEYS.items():
+        if k not in obj:
+            continue
+        v = obj[k]
+        if not any(_is(v, (t,)) for t in kinds):
+            names = " or ".join("null" if t is type(None) else {"str": "a string", "int": "a whole number",
+                                "float": "a number", "bool": "true or false", "list": "an array",
+                                "dict": "an object"}[t.__name__] for t in kinds)
+            raise UsageError(f"{path}: {where}{k} is {json.dumps(v)[:40]}, not {names}; the folder is damaged")
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and v < 0:
+            raise UsageError(f"{path}: {where}{k} is {v}, below 0; the folder is damaged")
+    for k in ("host", "host_sources", "derived"):
+        for name, v in (obj.get(k) or {}).items():
+            if not isinstance(v, SCALAR):
+                raise UsageError(f"{path}: {where}{k}.{name} is {json.dumps(v)[:40]}, not a string or number; "
+                                 "the folder is damaged")
+    for n in obj.get("notes") or []:
+        if not isinstance(n, str):
+            raise UsageError(f"{path}: {where}notes holds {json.dumps(n)[:40]}, not a string; the folder is damaged")
+
+
+def validate_run(path, run):
+    """run.json against the schema, before anything reads it."""
+    if not isinstance(run, dict):
+        raise UsageError(f"{path} is not a results folder's run.json (an object with info and points)")
+    if "format_version" not in run:
+        raise UsageError(f"{path} has no format_version: not a results folder's run.json")
+    fv = run["format_version"]
+    if not _is(fv, (int,)) or fv != FORMAT_VERSION:
+        raise UsageError(f"{path}: format_version {json.dumps(fv)[:20]} is not supported (this mbbench reads "
+                         f"{FORMAT_VERSION}; use the mbbench that wrote the folder)")
+    for k in ("tool", "points"):
+        if k not in run:
+            raise UsageError(f"{path} has no {k}: not a results folder's run.json")
+    _check_envelope(path, "", run)
+    if isinstance(run.get("info"), dict):
+        _check_envelope(path, "info.", run["info"])
+    for i, p in enumerate(run["points"]):
+        if not isinstance(p, dict):
+            raise UsageError(f"{path}: points[{i}] is {json.dumps(p)[:40]}, not an object; the folder is damaged")
+        _check_envelope(path, f"points[{i}].", p)
 
 
 def load_folder(path):
@@ -67,25 +301,44 @@ def load_folder(path):
     if path.rstrip("/").endswith(".incomplete"):
         raise UsageError(f"{path} is an incomplete run (the sweep is running or was killed); use a finished folder")
     run_json = os.path.join(path, "run.json")
-    csvs = [e for e in EXPERIMENTS if os.path.isfile(os.path.join(path, e + ".csv"))]
-    if not os.path.isfile(run_json):
-        if csvs:
+    names = list(EXPERIMENTS) + ["latency-histogram"]
+    present = [e for e in names if os.path.lexists(os.path.join(path, e + ".csv"))]
+    for f in ["run.json"] + [e + ".csv" for e in present]:
+        p = os.path.join(path, f)
+        if os.path.lexists(p) and not os.path.isfile(p):
+            raise UsageError(f"{p} is not a regular file; the folder is damaged")
+    if not os.path.lexists(run_json):
+        if present:
             raise UsageError(f"{path} is incomplete: run.json is missing (re-run make bench)")
         raise UsageError(f"{path} is not a results folder (no run.json, no experiment CSV)")
-    try:
-        with open(run_json, encoding="utf-8") as f:
-            run = json.load(f)
-    except (OSError, ValueError) as e:
-        raise UsageError(f"{run_json} cannot be read as JSON ({e}); the folder is damaged")
-    if not isinstance(run, dict) or not isinstance(run.get("info", {}), dict) \
-            or not isinstance(run.get("points", []), list):
-        raise UsageError(f"{run_json} is not a results folder's run.json (an object with info and points)")
+    run = read_json(run_json)
+    validate_run(run_json, run)
     data = {}
-    if os.path.isfile(os.path.join(path, "latency-histogram.csv")):
-        csvs.append("latency-histogram")
-    for e in csvs:
+    for e in present:
         data[e] = read_csv(os.path.join(path, e + ".csv"), REQUIRED.get(e, ()))
     return run, data
+
+
+def check_cell(path, n, col, v):
+    """One CSV cell against its column's kind; UsageError naming it."""
+    if v == "":
+        return
+    if col == "status":
+        if v not in STATUSES:
+            raise UsageError(f"{path}:{n}: status is '{v[:20]}', not {', '.join(STATUSES)}")
+        return
+    least = INTEGER.get(col)
+    if least is not None:
+        if len(v) > 24 or not _INT.fullmatch(v) or not abs(int(v)) <= BIGGEST:
+            raise UsageError(f"{path}:{n}: {col} is '{v[:20]}', not a whole number")
+        if int(v) < least:
+            raise UsageError(f"{path}:{n}: {col} is {v}, below {least}")
+        return
+    if NUMBER.fullmatch(col):
+        if not _NUM.fullmatch(v) or not abs(float(v)) <= BIGGEST:
+            raise UsageError(f"{path}:{n}: {col} is '{v[:20]}', not a number of at most 2^64")
+        if float(v) < 0 and not SIGNED.fullmatch(col):
+            raise UsageError(f"{path}:{n}: {col} is {v}, below 0")
 
 
 def read_csv(path, required):
@@ -97,29 +350,34 @@ def read_csv(path, required):
             header = reader.fieldnames or []
     except UnicodeDecodeError as e:
         raise UsageError(f"{path}: not UTF-8 text (byte {e.start}); the folder is damaged")
-    except (OSError, csv.Error) as e:
+    except OSError as e:
+        raise read_fault(path, e)
+    except csv.Error as e:
         raise UsageError(f"{path} cannot be read as CSV ({e}); the folder is damaged")
     missing = [c for c in required if c not in header]
     if missing:
         raise UsageError(f"{path}: column {missing[0]} is missing; the folder is damaged or from another tool")
+    dup = next((c for c in header if header.count(c) > 1), None)
+    if dup is not None:
+        raise UsageError(f"{path}: column {dup} appears twice; the folder is damaged")
     for n, r in enumerate(rows, 2):
         if None in r or any(v is None for v in r.values()):
             raise UsageError(f"{path}:{n}: {'more' if None in r else 'fewer'} cells than the header")
-        for c in INTEGER:
-            v = r.get(c)
-            if v and not v.lstrip("-").isdigit():
-                raise UsageError(f"{path}:{n}: {c} is '{v[:20]}', not a whole number")
+        for c, v in r.items():
+            check_cell(path, n, c, v)
     return rows
 
 
 def host(run):
     """The host facts of a sweep's run.json, or of the first point that has
     them (a vm folder's run.json holds the guests' envelopes)."""
-    try:
-        return run["info"]["host"]
-    except (KeyError, TypeError):
-        pass
-    for p in run.get("points", []) if isinstance(run, dict) else []:
+    if not isinstance(run, dict):
+        return {}
+    info = run.get("info")
+    if isinstance(info, dict) and isinstance(info.get("host"), dict):
+        return info["host"]
+    points = run.get("points")
+    for p in points if isinstance(points, list) else []:
         if isinstance(p, dict) and isinstance(p.get("host"), dict):
             return p["host"]
     return {}
@@ -159,28 +417,86 @@ def fmt_num(v):
     return f"{v:.3g}"
 
 
+def md_cell(c):
+    """A table cell as Markdown shows it: text from a folder cannot end the
+    cell or the table (| and line breaks)."""
+    return " ".join(str(c).split("\n")).replace("\r", " ").replace("|", "\\|")
+
+
 def md_table(header, rows):
-    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out = ["| " + " | ".join(md_cell(c) for c in header) + " |", "|" + "---|" * len(header)]
     for r in rows:
-        out.append("| " + " | ".join(str(c) for c in r) + " |")
+        out.append("| " + " | ".join(md_cell(c) for c in r) + " |")
     return "\n".join(out)
 
 
-def write_atomic(path, text):
+def check_output(path):
+    """An output file name given on the command line: UsageError unless it
+    can be a regular file in an existing directory."""
+    if path == "":
+        raise UsageError("--output needs a file name, not ''")
     d = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(d):
         raise UsageError(f"cannot write {path}: directory {d} does not exist")
-    tmp = f"{path}.tmp.{os.getpid()}"
     try:
-        with open(tmp, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
     except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror}")
+    if not stat.S_ISREG(st.st_mode):
+        raise UsageError(f"{path} exists and is not a regular file (give a file name to write)")
+
+
+def write_atomic(path, text):
+    """Write path under a temporary name in its directory, then rename it
+    over path: a reader sees the old file or the whole new one, never part.
+    The temporary is removed on any failure or signal."""
+    check_output(path)
+    d = os.path.dirname(os.path.abspath(path))
+    data = text.encode("utf-8")
+    tmp, fd = None, -1
+    try:
+        for n in range(100):
+            tmp = os.path.join(d, f".{os.path.basename(path)}.{os.getpid()}.{n}.tmp")
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+                break
+            except FileExistsError:
+                continue
+        else:
+            tmp = None
+            raise EnvError(f"cannot write {path}: no free temporary name in {d}")
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+        os.close(fd)
+        fd = -1
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
         try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise UsageError(f"cannot write {path}: {e.strerror} (choose a writable destination)")
+            check_interrupted()
+            os.replace(tmp, path)
+            tmp = None
+            for s in SIGNALS:	# written: a signal now changes nothing
+                signal.signal(s, signal.SIG_IGN)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    except OSError as e:
+        if e.errno in (errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.ENAMETOOLONG, errno.ELOOP):
+            raise UsageError(f"cannot write {path}: {e.strerror}")
+        raise EnvError(f"cannot write {path}: {e.strerror}")
+    finally:
+        if fd >= 0:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 # ---------------------------------------------------------------------------
@@ -311,18 +627,16 @@ def title(folder):
     """The figures' title: host, kernel, preset, virtualization and date,
     from the folder's run.json (a sweep's or a vm run's)."""
     try:
-        with open(os.path.join(folder, "run.json"), encoding="utf-8") as f:
-            run = json.load(f)
-        if not isinstance(run, dict):
-            run = {}
-    except (OSError, ValueError):
+        run = read_json(os.path.join(folder, "run.json"))
+        validate_run("run.json", run)
+    except (UsageError, EnvError):
         run = {}
     points = [p for p in run.get("points", []) if isinstance(p, dict)]
-    h = host(run) or next((p["host"] for p in points if isinstance(p.get("host"), dict)), {})
+    h = host(run)
     name = run.get("hostname") or h.get("hostname") or "host"
     preset = run.get("preset") or (f"vm {run['experiment']}" if run.get("experiment") else "?")
     end = next((p.get("end") for p in reversed(points) if p.get("end")), None) \
-        or (run.get("info") or {}).get("end") or "?"
+        or run.get("info", {}).get("end") or "?"
     virt = h.get("virtualization") or "?"
     return f"{name}, kernel {h.get('kernel_release', '?')}, {preset} preset, {virt}, {end}"
 

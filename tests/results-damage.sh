@@ -1,13 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# report and compare on damaged results folders: a specific damage is
-# refused with exit 2 and one line naming the file; random damage (bytes
-# flipped, lines cut, cells dropped, seeded) never gives a traceback or an
-# exit status other than 0 or 2.
+# report and compare on damaged results folders: a specific damage (a
+# wrong type, a number out of range, an unknown status or format_version,
+# a directory for a file) is refused with exit 2 and one line naming the
+# file; random damage (bytes flipped, lines cut, cells dropped, seeded)
+# never gives a traceback or an exit status other than 0 or 2.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_python
-plan 7
+plan 20
 "$MBBENCH" sweep --quick --mechanism null,fence --output "$TMP/good" >/dev/null 2>"$TMP/sweep.err"
 ok $? "a small folder to damage ($(tail -n 1 "$TMP/sweep.err"))"
 
@@ -32,6 +33,52 @@ damage column "p = os.path.join(d, 'latency.csv'); L = open(p).read().split('\n'
 judge column latency.csv
 damage array "open(os.path.join(d, 'run.json'), 'w').write('[1,2,3]')"
 judge array run.json
+
+# run.json of the wrong shape: a traceback before.
+json_set() { # name python-statement-on-run-r
+	damage "$1" "import json; p = os.path.join(d, 'run.json'); r = json.load(open(p)); $2; json.dump(r, open(p, 'w'))"
+}
+json_set host5 "r['info']['host'] = 5"
+judge host5 run.json
+json_set hostlist "r['info']['host'] = []"
+judge hostlist run.json
+json_set points "r['points'] = [1, 2]"
+judge points run.json
+damage deep "open(os.path.join(d, 'run.json'), 'w').write('[' * 100000)"
+judge deep run.json
+# ... or accepted as it was.
+damage emptyobj "open(os.path.join(d, 'run.json'), 'w').write('{}')"
+judge emptyobj run.json
+json_set version "r['format_version'] = 999"
+judge version run.json
+
+# A cell out of its column's range: a traceback (1e308 overflowed the
+# statistics) or accepted before.
+set_cell() { # name file column value
+	damage "$1" "import csv; p = os.path.join(d, '$2'); rows = list(csv.reader(open(p))); rows[1][rows[0].index('$3')] = '$4'; csv.writer(open(p, 'w'), lineterminator='\\n').writerows(rows)"
+}
+set_cell huge latency.csv p50_ns 1e308
+judge huge latency.csv
+set_cell negthreads calls.csv threads -3
+judge negthreads calls.csv
+set_cell status calls.csv status bogus
+judge status calls.csv
+set_cell negci calls.csv ns_per_call_ci95 -1
+judge negci calls.csv
+set_cell repeats calls.csv repeats 0
+judge repeats calls.csv
+damage csvdir "os.unlink(os.path.join(d, 'calls.csv')); os.mkdir(os.path.join(d, 'calls.csv'))"
+judge csvdir calls.csv
+
+# An empty --output is a usage error, not the default file or stdout.
+cp "$TMP/good/report.md" "$TMP/report.before"
+"$MBBENCH" report "$TMP/good" --output '' >"$TMP/eo.out" 2>"$TMP/eo.e1"
+r1=$?
+"$MBBENCH" compare "$TMP/good" "$TMP/good" --output '' >>"$TMP/eo.out" 2>"$TMP/eo.e2"
+r2=$?
+[ $r1 -eq 2 ] && [ $r2 -eq 2 ] && [ "$(cat "$TMP/eo.e1" "$TMP/eo.e2" | wc -l)" -eq 2 ] &&
+	[ ! -s "$TMP/eo.out" ] && cmp -s "$TMP/good/report.md" "$TMP/report.before"
+ok $? "--output '': report and compare exit $r1 and $r2, one line each, nothing written ($(cat "$TMP/eo.e1"))"
 
 "$PY" - "$MBBENCH" "$TMP" <<'PY'
 import os, random, shutil, subprocess, sys
