@@ -9,17 +9,17 @@ LC_ALL=C
 export LC_ALL
 
 die() {
-	echo "$PROG: $*" >&2
+	printf '%s\n' "$PROG: $*" >&2
 	exit 2
 }
 
 fail() {
-	echo "$PROG: $*" >&2
+	printf '%s\n' "$PROG: $*" >&2
 	exit 1
 }
 
 note() {
-	echo "# $PROG: $*" >&2
+	printf '%s\n' "# $PROG: $*" >&2
 }
 
 # need_data PATH WHAT: a file of the installation; missing is an error.
