@@ -2,20 +2,24 @@
 # Shared by the helpers behind `mbbench sweep`, `plot` and `vm` (sourced,
 # with PROG and MBB_DATADIR set first). One style for them: POSIX sh,
 # `set -u`, one-line errors on stderr: die for bad input (exit 2), fail for
-# a host failure (exit 1), note for progress.
+# a host failure (exit 1), note for progress. They run in the C locale: awk
+# and printf read and write 0.5, never 0,5, whatever the caller's locale.
+
+LC_ALL=C
+export LC_ALL
 
 die() {
-	echo "$PROG: $*" >&2
+	printf '%s\n' "$PROG: $*" >&2
 	exit 2
 }
 
 fail() {
-	echo "$PROG: $*" >&2
+	printf '%s\n' "$PROG: $*" >&2
 	exit 1
 }
 
 note() {
-	echo "# $PROG: $*" >&2
+	printf '%s\n' "# $PROG: $*" >&2
 }
 
 # need_data PATH WHAT: a file of the installation; missing is an error.

@@ -509,7 +509,8 @@ def write_atomic(path, text):
 # reads DIR/raw/points.txt, one line per point tried, in order:
 #   EXPERIMENT NAME STATE [REASON...]
 # STATE is ok (measured), finding (measured; a row's own correctness check
-# failed) or failed (not measured: REASON says why). A measured point's
+# failed), failed (not measured: REASON says why) or skipped (the host cannot
+# run it, e.g. one usable CPU: REASON says why). A measured point's
 # files are DIR/raw/EXPERIMENT-NAME/*.csv and EXPERIMENT.json; DIR/raw/info.json
 # holds the host facts. Writes DIR/<table>.csv and DIR/run.json, each under
 # a temporary name first; on an error prints one line and exits 1, leaving
@@ -525,7 +526,7 @@ def _read_manifest(path):
         with open(path) as f:
             for n, line in enumerate(f, 1):
                 parts = line.rstrip("\n").split(" ", 3)
-                if len(parts) < 3 or parts[2] not in ("ok", "finding", "failed"):
+                if len(parts) < 3 or parts[2] not in ("ok", "finding", "failed", "skipped"):
                     raise AssembleError(f"{path}:{n}: not 'EXPERIMENT NAME STATE [REASON]'")
                 points.append({"experiment": parts[0], "name": parts[1], "state": parts[2],
                                "reason": parts[3] if len(parts) > 3 else ""})
@@ -568,7 +569,7 @@ def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=
         pass
     tables, envelopes = {}, []
     for p in points:
-        if p["state"] == "failed":
+        if p["state"] in ("failed", "skipped"):
             continue
         pdir = os.path.join(raw, f"{p['experiment']}-{p['name']}")
         try:
@@ -605,6 +606,8 @@ def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=
         "points_done": len(envelopes),
         "points_failed": [{"experiment": p["experiment"], "name": p["name"], "reason": p["reason"]}
                           for p in points if p["state"] == "failed"],
+        "points_skipped": [{"experiment": p["experiment"], "name": p["name"], "reason": p["reason"]}
+                           for p in points if p["state"] == "skipped"],
         "order_seed": seed,
         "run_order": run_order,
         # Address-space randomization for the points: off gives every run of

@@ -174,14 +174,11 @@ for args in "--assemble $TMP/mo" "--assemble $TMP/half.incomplete" "--full --ass
 	if [ "$args" = damaged ]; then
 		cp "$TMP/sw.txt" "$TMP/mo2.incomplete/raw/sweep.txt"
 		args="--assemble $TMP/mo2.incomplete"
-		want=1
-	else
-		want=2
 	fi
 	# shellcheck disable=SC2086
 	$RUNALL $args >"$TMP/b.out" 2>"$TMP/b.err"
 	rc=$?
-	{ [ "$rc" -eq "$want" ] && [ "$(wc -l <"$TMP/b.err")" -eq 1 ] && [ -d "$TMP/mo2.incomplete" ] &&
+	{ [ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/b.err")" -eq 1 ] && [ -d "$TMP/mo2.incomplete" ] &&
 		[ ! -e "$TMP/mo2.incomplete/run.json" ] && [ ! -e "$TMP/mo2" ]; } ||
 		bad="$bad [$args: rc $rc, $(head -c 100 "$TMP/b.err")]"
 done
