@@ -12,7 +12,7 @@
 # them, and the version lines of its top Makefile (GPL-2.0 kernel files;
 # membarrier.h is MIT). The installed linux-source-6.1 is checked too when
 # there is one (`build-kernel --check-only` reads only those files out of
-# it: about 6-10 s, the whole .tar.xz is decompressed).
+# it: 6-15 s, the whole .tar.xz is decompressed).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 KP=$(cd "${top_srcdir:-.}/kernel-patch" && pwd)
