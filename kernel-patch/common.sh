@@ -7,7 +7,11 @@
 # shellcheck disable=SC2034
 
 KP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-CACHE_ROOT=${MBB_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/membarrier-bench}
+if [ -z "${MBB_KERNEL_CACHE:-}${XDG_CACHE_HOME:-}${HOME:-}" ]; then
+	echo "${PROG:-kernel-patch}: HOME is not set; set MBB_KERNEL_CACHE to the directory for kernel builds" >&2
+	exit 2
+fi
+CACHE_ROOT=${MBB_KERNEL_CACHE:-${XDG_CACHE_HOME:-${HOME:-}/.cache}/membarrier-bench}
 
 # Sources with a series: 6.1 in kernel-patch/ itself, others in a directory
 # of their own (kernel-patch/6.12/) with its VERSION, series and patches.
@@ -44,16 +48,58 @@ kp_select() {
 	[ ! -f "$SOURCE_DIR/fixes/series" ] || FIXES_DIR=$SOURCE_DIR/fixes
 	CONFIG_FRAGMENT=$KP_DIR/config-fragment
 	[ ! -f "$SOURCE_DIR/config-fragment" ] || CONFIG_FRAGMENT=$SOURCE_DIR/config-fragment
-	KERNEL_VERSION=$(kp_version KERNEL_VERSION)
 	DEBIAN_PACKAGE=$(kp_version DEBIAN_PACKAGE)
-	DEBIAN_VERSION=$(kp_version DEBIAN_VERSION)
-	TARBALL=${LINUX_SOURCE_TARBALL:-$(kp_version TARBALL)}
-	TREE_DIR=$CACHE_ROOT/linux-$DEBIAN_VERSION
+	PROVEN_DEBIAN_VERSION=$(kp_version PROVEN_DEBIAN_VERSION)
+	PROVEN_KERNEL_VERSION=$(kp_version PROVEN_KERNEL_VERSION)
+	# Any release of the same major.minor is taken if the series applies.
+	KERNEL_LINE=${PROVEN_KERNEL_VERSION%.*}
+	TARBALL=${MBB_KERNEL_TARBALL:-$(kp_version TARBALL)}
+	kp_installed
+	TREE_DIR=$CACHE_ROOT/linux-$TREE_ID
 	SRC_DIR=$TREE_DIR/src
 	BUILD_DIR=$TREE_DIR/build
 	HEADERS_DIR=$TREE_DIR/headers
 	VARIANT_DIR=$TREE_DIR/$KERNEL_VARIANT
 	BZIMAGE=$VARIANT_DIR/bzImage
+}
+
+# kp_installed: what the tarball in use is. INSTALLED_VERSION is the
+# Debian version of DEBIAN_PACKAGE when TARBALL is that package's file
+# (empty for a tarball given by MBB_KERNEL_TARBALL), TARBALL_ID names the
+# file as it is now (path, size, modification time), and TREE_ID names its
+# tree in the cache: the Debian version, or a hash of TARBALL_ID. So
+# another installed release, or another tarball, gets a tree of its own.
+kp_installed() {
+	local st own
+	INSTALLED_VERSION=""
+	TARBALL_ID=""
+	own=$(kp_version TARBALL)
+	if st=$(stat -L -c '%s %Y' -- "$TARBALL" 2>/dev/null); then
+		TARBALL_ID="$(realpath -- "$TARBALL") $st"
+	fi
+	if [ "$TARBALL" = "$own" ] ||
+		[ "$(realpath -q -- "$TARBALL" || true)" = "$(realpath -q -- "$own" || true)" ]; then
+		INSTALLED_VERSION=$(dpkg-query -W -f='${db:Status-Abbrev}${Version}' \
+			"$DEBIAN_PACKAGE" 2>/dev/null | sed -n 's/^ii *//p' || true)
+	fi
+	if [ -n "$INSTALLED_VERSION" ]; then
+		TREE_ID=$INSTALLED_VERSION
+	elif [ -n "$TARBALL_ID" ]; then
+		TREE_ID=tarball-$(printf '%s\n' "$TARBALL_ID" | sha256sum | cut -c1-12)
+	else
+		# No tarball: the tree of the proven release, if it was built.
+		TREE_ID=$PROVEN_DEBIAN_VERSION
+	fi
+}
+
+# installed_desc [KERNEL_VERSION]: what the tarball is, for messages:
+# "linux-source-6.1 6.1.176-1 (Linux 6.1.176)" or "Linux 6.1.176 from FILE".
+installed_desc() {
+	if [ -n "$INSTALLED_VERSION" ]; then
+		echo "$DEBIAN_PACKAGE $INSTALLED_VERSION${1:+ (Linux $1)}"
+	else
+		echo "${1:+Linux $1 from }$TARBALL"
+	fi
 }
 
 # VERSION holds plain NAME=value lines.
@@ -101,6 +147,22 @@ series_in() {
 		while IFS= read -r p; do
 			echo "${rel:+$rel/}$p"
 		done
+}
+
+# Every patch build-kernel may apply to the selected source: the seed
+# series, then the fixes, whatever the variant.
+all_patches() {
+	seed_patches
+	if [ -f "$FIXES_DIR/series" ]; then
+		series_in "$FIXES_DIR"
+	fi
+}
+
+# The files of the kernel tree that all_patches change, one per line.
+series_files() {
+	all_patches | (cd "$KP_DIR" && while IFS= read -r p; do
+		sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$p"
+	done) | LC_ALL=C sort -u
 }
 
 # The seed series of the selected source.
