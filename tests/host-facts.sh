@@ -55,7 +55,7 @@ d, rcu, tlb, gns, mtlb = sys.argv[1:]
 os.makedirs(d)
 host = {"hostname": "h", "kernel_release": "6.18", "virtualization": "guest (hypervisor KVMKVMKVM)",
         "rcu_expedited": rcu, "tlb_shootdowns_since_boot": tlb, "hz": "250"}
-json.dump({"format_version": 1, "preset": "quick", "points_done": 2, "points_planned": 2,
+json.dump({"format_version": 1, "tool": "mbbench sweep", "preset": "quick", "points_done": 2, "points_planned": 2,
            "info": {"host": host}, "points": []}, open(os.path.join(d, "run.json"), "w"))
 open(os.path.join(d, "calls.csv"), "w").write(
     "mechanism,threads,behaviour,scope,placement,cpus,oversubscribed,repeats,calls_per_repeat,ns_per_call,"

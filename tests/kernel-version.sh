@@ -9,7 +9,8 @@
 #
 # The older point release is tests/golden/linux-6.1.176-1: the files the
 # series changes as Debian's linux-source-6.1 6.1.176-1 (bookworm main) has
-# them, and the version lines of its top Makefile (GPL-2.0 kernel files;
+# them, and the version lines of its top Makefile, kept as Makefile.top (a
+# file named Makefile would be taken for a build product) (GPL-2.0 kernel files;
 # membarrier.h is MIT). The installed linux-source-6.1 is checked too when
 # there is one (`build-kernel --check-only` reads only those files out of
 # it: 6-15 s, the whole .tar.xz is decompressed).
@@ -36,7 +37,8 @@ plan 16
 
 # mktree NAME: a copy of the fixture as $TMP/NAME/linux-source-6.1.
 mktree() {
-	mkdir -p "$TMP/$1" && cp -R "$FIXTURE" "$TMP/$1/linux-source-6.1"
+	mkdir -p "$TMP/$1" && cp -R "$FIXTURE" "$TMP/$1/linux-source-6.1" &&
+		mv "$TMP/$1/linux-source-6.1/Makefile.top" "$TMP/$1/linux-source-6.1/Makefile"
 }
 # pack NAME: $TMP/NAME.tar.xz from that tree, as Debian lays it out.
 pack() {
