@@ -52,6 +52,13 @@ check() {
 	MBB_KERNEL_TARBALL=$TMP/$name.tar.xz "$BK" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
 }
 lines() { wc -l <"$1" | tr -d ' '; }
+# damaged NAME FILE SED: the fixture with SED applied to FILE (a path in the
+# tree), packed and checked with --check-only; rc, out and err as check's.
+damaged() {
+	mktree "$1" && sed -i "$3" "$TMP/$1/linux-source-6.1/$2" && pack "$1" &&
+		check "$1" --check-only
+	show
+}
 show() { sed 's/^/#   /' "$TMP/err" "$TMP/out"; }
 
 # The fixture holds every file the series changes.
@@ -79,22 +86,14 @@ ok "$([ "$(lines "$TMP/err")" = 1 ] && grep -q "note: using Linux 6.1.176 from .
 	"6.1.176: one note on stderr naming 6.1.176 and $proven"
 
 # 2. Patch context broken in a file of the seed series.
-mktree ctx
-sed -i 's/^static DEFINE_MUTEX(membarrier_ipi_mutex);$/static DEFINE_MUTEX(membarrier_ipi_lock);/' \
-	"$TMP/ctx/linux-source-6.1/kernel/sched/membarrier.c"
-pack ctx
-check ctx --check-only
-show
+damaged ctx kernel/sched/membarrier.c \
+	's/^static DEFINE_MUTEX(membarrier_ipi_mutex);$/static DEFINE_MUTEX(membarrier_ipi_lock);/'
 ok "$([ $rc = 2 ] && [ ! -s "$TMP/out" ] && [ "$(lines "$TMP/err")" = 1 ] &&
 	grep -q "0001-membarrier-add-MEMBARRIER_CMD_SEED_V1_IPI_ALL.patch does not apply to Linux 6.1.176 from .*kernel/sched/membarrier.c.*last proven on linux-source-6.1 $proven" "$TMP/err"; echo $?)" \
 	"broken context: exit 2, one line naming the first failing patch, the file, 6.1.176 and $proven"
 
 # 3. ... in the file only fixes/ changes: fixes/ is checked too.
-mktree fix
-sed -i 's/^	int membarrier_state;$/	int membarrier_st;/' "$TMP/fix/linux-source-6.1/kernel/sched/sched.h"
-pack fix
-check fix --check-only
-show
+damaged fix kernel/sched/sched.h 's/^	int membarrier_state;$/	int membarrier_st;/'
 ok "$([ $rc = 2 ] && [ ! -s "$TMP/out" ] && [ "$(lines "$TMP/err")" = 1 ] &&
 	grep -q 'fixes/0001-sched-membarrier-Update-rq-membarrier_state.patch does not apply to Linux 6.1.176' "$TMP/err"; echo $?)" \
 	"broken context for fixes/: exit 2, one line naming the fix"
@@ -109,11 +108,7 @@ ok "$([ $rc = 2 ] && [ "$(lines "$TMP/err")" = 1 ] && grep -q '0001-.*does not a
 	"a file the series changes is missing: exit 2, one line"
 
 # 5. Another major.minor given as 6.1: refused, however well it applies.
-mktree v62
-sed -i 's/^PATCHLEVEL = .*/PATCHLEVEL = 2/; s/^SUBLEVEL = .*/SUBLEVEL = 3/' "$TMP/v62/linux-source-6.1/Makefile"
-pack v62
-check v62 --check-only
-show
+damaged v62 Makefile 's/^PATCHLEVEL = .*/PATCHLEVEL = 2/; s/^SUBLEVEL = .*/SUBLEVEL = 3/'
 ok "$([ $rc = 2 ] && [ ! -s "$TMP/out" ] && [ "$(lines "$TMP/err")" = 1 ] &&
 	grep -q 'holds Linux 6.2.3, not 6.1.y' "$TMP/err"; echo $?)" \
 	"a 6.2 tree: exit 2, one line naming 6.2.3 and 6.1.y"
