@@ -239,8 +239,10 @@ static int run_once(struct run *r, int processes, double duration_s,
 		batch.r = r;
 		batch.idx = idx;
 		batch.n = total;
-		if (pthread_create(&driver, NULL, batch_main, &batch))
-			die("pthread_create: %s", strerror(errno));
+		int err = pthread_create(&driver, NULL, batch_main, &batch);
+
+		if (err) /* pthread_create returns its error; errno is not set */
+			die("pthread_create: %s", strerror(err));
 	} else {
 		kids = xcalloc((size_t)r->callers, sizeof(pid_t));
 		fflush(NULL);
