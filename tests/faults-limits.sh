@@ -8,7 +8,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_python
-plan 12
+plan 13
 chmod 755 "$TMP"
 csv_col() { # file column row-filter(awk on $0): the column's values
 	"$PY" - "$@" <<'PY'
@@ -131,5 +131,15 @@ if can_drop; then
 	ok $? "a sweep as nobody: exit $rc, a whole folder ($(tail -n 1 "$TMP/nrs.out"))"
 else
 	for k in 1 2 3 4; do skip "an unprivileged user: needs root (to drop to nobody), setpriv and a build tree nobody may reach"; done
+fi
+# 13. The cases above are skipped, not failed, where nobody cannot reach the
+# build (a package built under a 0700 directory): an mbbench behind one
+# ($TMP is made 0700 by mktemp -d) must not pass can_drop.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	mkdir "$TMP/priv" && chmod 700 "$TMP" "$TMP/priv" && cp "$MBBENCH" "$TMP/priv/mbbench"
+	(MBBENCH=$TMP/priv/mbbench; ! can_drop)
+	ok $? "an mbbench under a 0700 directory is not one nobody can run"
+else
+	skip "can_drop under a 0700 directory: needs root and setpriv"
 fi
 done_testing
