@@ -729,7 +729,7 @@ static void probe_register(struct finding *f, struct hostinfo *h)
 	(void)h;
 	f->unit = "ms";
 	f->measure = NAN;
-	f->consequence = "REGISTER_PRIVATE_EXPEDITED made once the process has other threads waits for an RCU grace period (milliseconds): a runtime that registers lazily pays it on a critical path";
+	f->consequence = "REGISTER_PRIVATE_EXPEDITED made once the process has other threads waits for an RCU grace period (milliseconds; tens of microseconds where rcu_expedited=1): a runtime that registers lazily pays it on a critical path";
 	f->workaround = "register before creating threads (at start-up), as .NET's runtime now does";
 	f->fix = "none: by design (sync_runqueues_membarrier_state() runs synchronize_rcu() once the mm has several users)";
 	f->reference = "kernel/sched/membarrier.c sync_runqueues_membarrier_state(); dotnet/runtime#106722";
