@@ -224,39 +224,6 @@ static void *spin_on_b(void *arg)
 	return NULL;
 }
 
-/* The count of IPIs to CPU b: membarrier's attributed ones, or all of them. */
-static int lazy_count(struct ipicount *ic, int b, int ncpus, uint64_t *out)
-{
-	uint64_t v, sum = 0;
-
-	if (ic->afd) {
-		for (int s = 0; s < ncpus; s++) {
-			int fd = ic->afd[s];	/* one target: row 0 */
-
-			if (fd >= 0 && read(fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
-				sum += v;
-		}
-	} else if (ic->src == IPI_SRC_TRACEPOINT) {
-		for (int k = 0; k < 2; k++)
-			if (ic->fd[b * 2 + k] >= 0 &&
-			    read(ic->fd[b * 2 + k], &v, sizeof(v)) == (ssize_t)sizeof(v))
-				sum += v;
-	} else {
-		uint64_t *row = xcalloc((size_t)ncpus, sizeof(uint64_t));
-		FILE *f = fopen("/proc/interrupts", "r");
-		int bad = !f || proc_interrupts_row(f, "CAL", row, ncpus);
-
-		if (f)
-			fclose(f);
-		sum = row[b];
-		free(row);
-		if (bad)
-			return -1;
-	}
-	*out = sum;
-	return 0;
-}
-
 /* One attempt of one case, in a fresh process pinned to CPU a. */
 static void lazy_case(int which, int a, int b, int ncpus, struct lazy_res *r)
 {
@@ -331,7 +298,7 @@ static void lazy_case(int which, int a, int b, int ncpus, struct lazy_res *r)
 	/* Opening them interrupts the spinner for a while: its breaks count from here. */
 	atomic_store(&c.first_gap, 0);
 	t_start = t_seg = now_ns();
-	counted = !lazy_count(&ic, b, ncpus, &cnt0);
+	counted = !ipicount_read_cpu(&ic, b, &cnt0);
 	while (n < LAZY_BARRIERS && (double)(now_ns() - t_start) / 1e9 < LAZY_LOOP_S) {
 		for (int i = 0; i < LAZY_SEGMENT; i++, n++)
 			if (sys_membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED, 0, 0)) {
@@ -341,7 +308,7 @@ static void lazy_case(int which, int a, int b, int ncpus, struct lazy_res *r)
 			}
 		if (r->error[0])
 			break;
-		counted = counted && !lazy_count(&ic, b, ncpus, &cnt1);
+		counted = counted && !ipicount_read_cpu(&ic, b, &cnt1);
 		/* A break seen by the spinner, or one it is still in. */
 		gap = atomic_load(&c.first_gap);
 		if (gap || now_ns() - atomic_load(&c.beat) > LAZY_GAP_NS)
