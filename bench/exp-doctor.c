@@ -861,8 +861,11 @@ static void probe_guest(struct finding *f, struct hostinfo *h)
 	say(f->evidence, "virtualization: %s; hypervisor features: %s; cpuidle: %s; posted interrupts: not visible from inside a guest",
 	    virt ? virt : "unknown", feat ? feat : "unknown", idle ? idle : "unknown");
 	snprintf(f->reason, sizeof(f->reason), "%s",
-		 feat && !strncmp(feat, "none (not a guest)", 18) ? "not a guest: IPIs are native" :
-		 feat && strstr(feat, "pv-send-ipi") ? "a guest with PV send-IPI" : "a guest, or unknown");
+		 !feat || !strncmp(feat, "unknown", 7) ?
+			 "a guest whose hypervisor does not describe its features, or unknown" :
+		 !strncmp(feat, "none (not a guest)", 18) ? "not a guest: IPIs are native" :
+		 strstr(feat, "pv-send-ipi") ? "a KVM guest with PV send-IPI" :
+					       "a KVM guest without PV send-IPI: one VM exit per target");
 }
 
 static const struct probe probes[] = {
