@@ -523,7 +523,7 @@ static void probe_lazy(struct finding *f, struct hostinfo *h)
 	if (counted && best[CASE_CONTROL].per_barrier < 0.6) {
 		f->result = RES_CANNOT_TELL;
 		snprintf(f->reason, sizeof(f->reason),
-			 "the control case read %.3f IPIs/barrier, not 1: IPIs are not countable this way here",
+			 "the control case read %.3f IPIs/barrier, not 1: other work on its CPU (kernel threads too) took the spinner's place during barriers, or IPIs are not countable this way here",
 			 best[CASE_CONTROL].per_barrier);
 		return;
 	}
