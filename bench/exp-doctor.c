@@ -286,9 +286,10 @@ static void lazy_case(int which, int a, int b, int ncpus, struct lazy_res *r)
 	while (!atomic_load(&c.spinning))
 		;
 	/*
-	 * The counters are opened only now, with the spinner on B: opening
-	 * them earlier (tracepoints, perf events on every CPU) made the
-	 * lazily held state go away on this host.
+	 * The counters are opened only now, with the spinner on B: opened
+	 * before the window, the lazily held state rarely survived to the
+	 * barriers on a 6.18 guest (docs/FINDINGS.md, "What mbbench doctor
+	 * checks").
 	 */
 	ipicount_open(&ic, ncpus, IPI_SRC_AUTO, &b, 1);
 	opened = 1;
