@@ -150,7 +150,7 @@ static const char *const case_names[NR_CASES] = {
 #define LAZY_LOOP_S 0.3
 #define LAZY_WINDOW_MS 100
 #define LAZY_GAP_NS 200000	/* the spinner off its CPU this long: another task ran */
-#define LAZY_MIN_VALID 50	/* barriers a reading needs */
+#define LAZY_MIN_VALID 60	/* barriers a reading needs: its head */
 #define LAZY_IDLE_MIN 0.9	/* CPU B idle this much of the lazy window */
 
 /*
@@ -165,6 +165,7 @@ struct lazy_res {
 	int done;
 	int counted;		/* IPIs on CPU B were counted */
 	double per_barrier;	/* IPIs per valid barrier on CPU B */
+	double head;		/* ... over the first LAZY_MIN_VALID of them */
 	double us_per_call;	/* over the valid barriers */
 	double idle;		/* fraction of the lazy window CPU B was idle; 1 for control */
 	long barriers, valid;
@@ -316,6 +317,8 @@ static void lazy_case(int which, int a, int b, int ncpus, struct lazy_res *r)
 			break;	/* this segment may have met another task on B */
 		r->valid += LAZY_SEGMENT;
 		ipis += cnt1 - cnt0;
+		if (r->valid == LAZY_MIN_VALID)
+			r->head = (double)ipis / LAZY_MIN_VALID;
 		t_valid += now_ns() - t_seg;
 		cnt0 = cnt1;
 		t_seg = now_ns();
@@ -360,12 +363,12 @@ static int lazy_valid(const struct lazy_res *r)
  */
 static int lazy_low(const struct lazy_res *r)
 {
-	return lazy_valid(r) && r->counted && r->per_barrier < 0.25;
+	return lazy_valid(r) && r->counted && r->head < 0.25;
 }
 
 static int lazy_high(const struct lazy_res *r)
 {
-	return lazy_valid(r) && r->counted && r->per_barrier >= 0.75 && r->idle >= LAZY_IDLE_MIN;
+	return lazy_valid(r) && r->counted && r->head >= 0.75 && r->idle >= LAZY_IDLE_MIN;
 }
 
 /* Run one attempt in a child; 0, or -1 when it could not be started. */
@@ -472,7 +475,7 @@ static void probe_lazy(struct finding *f, struct hostinfo *h)
 			if (!best[i].done || (lazy_valid(sh) && !lazy_valid(&best[i])) ||
 			    (lazy_valid(sh) && lazy_valid(&best[i]) &&
 			     (i == CASE_CONTROL ? sh->per_barrier > best[i].per_barrier
-						: sh->per_barrier < best[i].per_barrier)) ||
+						: sh->head < best[i].head)) ||
 			    (!lazy_valid(&best[i]) && sh->done && sh->valid > best[i].valid))
 				best[i] = *sh;
 			if (i == CASE_CONTROL ? lazy_valid(&best[i]) &&
@@ -493,7 +496,10 @@ static void probe_lazy(struct finding *f, struct hostinfo *h)
 			counted = 0;
 			continue;
 		}
-		if (r->counted && r->valid)
+		if (r->counted && lazy_valid(r))
+			say(f->evidence, " %s: %.3f IPIs/barrier on CPU %d in the first %d barriers, %.3f in all, %.1f us/call",
+			    case_names[i], r->head, b, LAZY_MIN_VALID, r->per_barrier, r->us_per_call);
+		else if (r->counted && r->valid)
 			say(f->evidence, " %s: %.3f IPIs/barrier on CPU %d, %.1f us/call", case_names[i],
 			    r->per_barrier, b, r->us_per_call);
 		else if (r->valid)
@@ -537,15 +543,15 @@ static void probe_lazy(struct finding *f, struct hostinfo *h)
 			continue;
 		}
 		if (r->counted)
-			low = r->per_barrier < 0.25;
+			low = r->head < 0.25;
 		else
 			low = r->us_per_call < best[CASE_CONTROL].us_per_call / 4;
 		/* Nothing but the bug makes a spinner that kept its CPU miss the barriers. */
 		affected |= low;
 		if (low || !r->counted || nhigh[i] < LAZY_OK_ATTEMPTS)
 			allok = 0;
-		if (r->counted && (isnan(f->measure) || r->per_barrier < f->measure))
-			f->measure = r->per_barrier;
+		if (r->counted && (isnan(f->measure) || r->head < f->measure))
+			f->measure = r->head;
 	}
 	if (affected) {
 		f->result = RES_AFFECTED;
