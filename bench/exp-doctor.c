@@ -553,7 +553,13 @@ static void probe_lazy(struct finding *f, struct hostinfo *h)
 		if (r->counted && (isnan(f->measure) || r->head < f->measure))
 			f->measure = r->head;
 	}
-	if (affected) {
+	if (affected && counted && best[CASE_CONTROL].per_barrier < 0.9) {
+		/* A CPU that loses half its IPIs to noise can read 0 by chance. */
+		f->result = RES_CANNOT_TELL;
+		snprintf(f->reason, sizeof(f->reason),
+			 "a lazy case read %.3f IPIs/barrier, but the control only %.3f: too noisy to call (a busy host; rerun when it is quiet)",
+			 f->measure, best[CASE_CONTROL].per_barrier);
+	} else if (affected) {
 		f->result = RES_AFFECTED;
 		snprintf(f->reason, sizeof(f->reason),
 			 "GLOBAL_EXPEDITED skipped CPU %d, which held the mm lazily at registration", b);
