@@ -44,8 +44,8 @@ static const struct col reg_cols[] = {
 	{ "skip_reason", COL_STR },
 };
 
-static int one(const struct opts *o, const struct mechanism *m, int nother,
-	       const char *helper, struct sample *s)
+int register_fresh(const char *helper, const struct mechanism *m, int nother,
+		   const char *placement, enum behaviour beh, struct sample *s)
 {
 	int p[2], st = 0;
 	pid_t pid;
@@ -63,8 +63,8 @@ static int one(const struct opts *o, const struct mechanism *m, int nother,
 		close(p[0]);
 		snprintf(fd, sizeof(fd), "%d", p[1]);
 		snprintf(others, sizeof(others), "%d", nother);
-		execl(helper, helper, fd, m->name, others, o->placement,
-		      behaviour_name(o->beh), (char *)NULL);
+		execl(helper, helper, fd, m->name, others, placement,
+		      behaviour_name(beh), (char *)NULL);
 		_exit(127);
 	}
 	close(p[1]);
@@ -139,7 +139,7 @@ int exp_register_main(int argc, char **argv)
 			if (reg)
 				table_set_str(&t, row, "register_command", membarrier_cmd_name(reg));
 			for (int r = 0; r < o.repeat && !bad; r++) {
-				if (one(&o, m, nother, helper, &s) || s.err) {
+				if (register_fresh(helper, m, nother, o.placement, o.beh, &s) || s.err) {
 					snprintf(reason, sizeof(reason), "%.200s", s.why[0] ? s.why : "fork failed");
 					bad = 1;
 					break;

@@ -25,6 +25,7 @@ int exp_litmus_main(int argc, char **argv);
 int exp_rcu_main(int argc, char **argv);
 int exp_points_main(int argc, char **argv);
 int exp_distance_main(int argc, char **argv);
+int exp_doctor_main(int argc, char **argv);
 
 /* The columns table_set_topology fills, for an experiment's column table. */
 #define TOPOLOGY_COLS						\

@@ -468,3 +468,32 @@ void ipicount_read(struct ipicount *ic, struct ipisnap *s)
 		}
 	}
 }
+
+int ipicount_read_cpu(struct ipicount *ic, int cpu, uint64_t *out)
+{
+	int n = ic->ncpus;
+
+	*out = 0;
+	if (cpu < 0 || cpu >= n)
+		return -1;
+	if (ic->afd) {
+		for (int t = 0; t < ic->ntargets; t++) {
+			if (ic->targets[t] != cpu)
+				continue;
+			for (int src = 0; src < n; src++)
+				*out += fd_count(ic->afd[(size_t)t * (size_t)n + (size_t)src]);
+			return 0;
+		}
+	}
+	if (ic->src == IPI_SRC_TRACEPOINT) {
+		*out = fd_count(ic->fd[cpu * 2]) + fd_count(ic->fd[cpu * 2 + 1]);
+		return 0;
+	} else {
+		uint64_t *row = xcalloc((size_t)n, sizeof(uint64_t));
+		int r = read_proc_row("CAL", row, n);
+
+		*out = row[cpu];
+		free(row);
+		return r;
+	}
+}

@@ -50,6 +50,13 @@ void ipisnap_init(struct ipisnap *s, int ncpus);
 void ipisnap_free(struct ipisnap *s);
 void ipicount_read(struct ipicount *ic, struct ipisnap *s);
 const char *ipi_source_name(enum ipi_source s);
+/*
+ * One CPU's count, cheap enough to read every few barriers (no TLB or idle
+ * counters): the membarrier IPIs queued for it by the sender when it is a
+ * target with attribution, else every function-call IPI it received.
+ * Returns 0, or -1 when nothing could be read.
+ */
+int ipicount_read_cpu(struct ipicount *ic, int cpu, uint64_t *out);
 
 /*
  * Parse one row ("CAL", "TLB") of /proc/interrupts text: out[cpu] for the

@@ -23,6 +23,7 @@ static const struct experiment experiments[] = {
 	{ "calls", "barrier calls/s vs thread count, per mechanism", exp_calls_main },
 	{ "contend", "C concurrent callers: aggregate and per-caller barriers/s", exp_contend_main },
 	{ "distance", "cost of one barrier by IPI distance: SMT sibling, core, L3, NUMA, package", exp_distance_main },
+	{ "doctor", "what this kernel gets wrong or makes expensive, by measurement", exp_doctor_main },
 	{ "disturb", "IPIs and latency a barrier storm causes on other CPUs", exp_disturb_main },
 	{ "info", "host facts recorded with every result", exp_info_main },
 	{ "latency", "per-call latency distribution per mechanism", exp_latency_main },

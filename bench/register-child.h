@@ -27,4 +27,13 @@ __attribute__((noreturn)) void register_child(hwloc_topology_t topo, const char 
 					      enum behaviour beh, const struct mechanism *m,
 					      int reg, int nother, int fd);
 
+/*
+ * The parent's side (exp-register.c, also used by doctor): run helper
+ * (mbbench-fresh) for m with nother other threads and read its sample.
+ * Returns -1 when it cannot be started; a failed measurement sets s->err
+ * and s->why.
+ */
+int register_fresh(const char *helper, const struct mechanism *m, int nother,
+		   const char *placement, enum behaviour beh, struct sample *s);
+
 #endif

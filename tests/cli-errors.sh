@@ -26,6 +26,10 @@ points: bad placement|points --placement sideways
 points: unknown list|points --list everything
 points: unknown format|points --format yaml
 points: stray argument|points extra
+doctor: unknown probe|doctor --probe nosuch
+doctor: empty element in probes|doctor --probe lazy-mm,,global
+doctor: stray argument|doctor extra
+doctor: json in /proc|doctor --probe guest-ipi --json /proc/self/x.json
 duration 0|calls --duration 0
 duration negative|calls --duration -1
 duration garbage|calls --duration soon

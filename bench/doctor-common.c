@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The timing, pinning and /proc/stat helpers doctor's probes share.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "doctor.h"
+#include "util.h"
+
+void doctor_say(char *buf, const char *fmt, ...)
+{
+	size_t l = strlen(buf);
+	va_list ap;
+
+	if (l >= 1023)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + l, 1024 - l, fmt, ap);
+	va_end(ap);
+}
+
+double doctor_now_s(void)
+{
+	return (double)now_ns() / 1e9;
+}
+
+void doctor_sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int doctor_pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+int doctor_idle_ticks(uint64_t *out, int ncpus)
+{
+	FILE *f = fopen("/proc/stat", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	memset(out, 0, sizeof(*out) * (size_t)ncpus);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v[5];
+		int cpu;
+
+		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
+			   &v[3], &v[4]) == 6 && cpu >= 0 && cpu < ncpus) {
+			out[cpu] = v[3] + v[4];
+			n++;
+		}
+	}
+	fclose(f);
+	return n ? 0 : -1;
+}

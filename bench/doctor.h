@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+/*
+ * doctor's probes: what a probe fills in, and the helpers they share
+ * (bench/doctor-common.c). bench/exp-doctor.c runs them; the lazy-mm probe,
+ * the longest, is bench/doctor-lazy.c.
+ */
+#ifndef MBB_DOCTOR_H
+#define MBB_DOCTOR_H
+
+#include <stdint.h>
+
+#include "hostinfo.h"
+
+enum { RES_OK, RES_AFFECTED, RES_CANNOT_TELL, RES_INFO };
+
+/* One probe's row, filled by its run function. */
+struct finding {
+	int result;
+	char reason[256];
+	double measure;		/* NaN: none */
+	const char *unit;
+	char evidence[1024];
+	const char *consequence, *workaround, *fix, *reference;
+};
+
+/* Appends to a finding's 1024-byte text. */
+__attribute__((format(printf, 2, 3)))
+void doctor_say(char *buf, const char *fmt, ...);
+double doctor_now_s(void);
+void doctor_sleep_ms(long ms);
+/* Pins the calling thread to one CPU: sched_setaffinity's result. */
+int doctor_pin_to(int cpu);
+/* Idle and iowait time of each CPU from /proc/stat, in USER_HZ ticks. */
+int doctor_idle_ticks(uint64_t *out, int ncpus);
+
+/* lazy-mm GLOBAL_EXPEDITED (doctor-lazy.c). */
+void probe_lazy(struct finding *f, struct hostinfo *h);
+
+#endif
