@@ -43,7 +43,7 @@ static const struct experiment experiments[] = {
  * needs python3 on PATH (its #! line runs `env -S python3 -S`): without
  * it, one line naming the package instead of env's. It starts with SIGINT,
  * SIGTERM and SIGHUP blocked and unblocks them once it can clean up after
- * them (results/mbresults.py, guard()), so that ^C while Python starts is
+ * them (analysis/mbresults.py, guard()), so that ^C while Python starts is
  * not a traceback.
  */
 static const struct {

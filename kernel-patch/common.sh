@@ -13,18 +13,17 @@ if [ -z "${MBB_KERNEL_CACHE:-}${XDG_CACHE_HOME:-}${HOME:-}" ]; then
 fi
 CACHE_ROOT=${MBB_KERNEL_CACHE:-${XDG_CACHE_HOME:-${HOME:-}/.cache}/membarrier-bench}
 
-# Sources with a series: 6.1 in kernel-patch/ itself, others in a directory
-# of their own (kernel-patch/6.12/) with its VERSION, series and patches.
+# Sources with a series: each in a directory of its own (kernel-patch/6.1/,
+# kernel-patch/6.12/) with its VERSION, series and patches.
 kp_sources() {
 	local d
-	echo 6.1
 	for d in "$KP_DIR"/*/VERSION; do
 		[ -f "$d" ] && basename "$(dirname "$d")"
 	done
 	return 0
 }
 
-# kp_select SOURCE VARIANT: set the paths of one kernel. SOURCE is 6.1 or a
+# kp_select SOURCE VARIANT: set the paths of one kernel. SOURCE is a
 # directory of kernel-patch/ with a VERSION file; VARIANT is fixed (the
 # seed series, then the fixes in fixes/series) or unfixed (the seed series
 # only). Variants share the source and build trees, and keep their own
@@ -32,7 +31,6 @@ kp_sources() {
 # fixes touch.
 kp_select() {
 	case $1 in
-	6.1) SOURCE_DIR=$KP_DIR ;;
 	'' | */* | .*) SOURCE_DIR=/nonexistent ;;
 	*) SOURCE_DIR=$KP_DIR/$1 ;;
 	esac

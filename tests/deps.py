@@ -16,7 +16,7 @@ import sys
 
 # The scripts, and what each runs: words in command position, minus shell
 # builtins, keywords and the functions the scripts define.
-SCRIPTS = ["bootstrap", ".ci/run", "bench/common.sh", "bench/run-all", "bench/vm-sweep", "plots/plot",
+SCRIPTS = ["bootstrap", ".ci/run", "bench/common.sh", "bench/sweep", "bench/vm", "plots/plot",
            "kernel-patch/build-kernel", "kernel-patch/check-kernel", "kernel-patch/common.sh",
            "kernel-patch/make-initramfs", "kernel-patch/run-vm", "tests/lib.sh",
            "tests/check-fresh", "fuzz/run-fuzz"]

@@ -85,7 +85,7 @@ for h in plot report; do
 done
 MBBENCH_LIBEXECDIR=$TMP/libexec "$TMP/lone/mbbench" plot "$TMP/run" >/dev/null 2>"$TMP/e1"; r1=$?
 MBBENCH_LIBEXECDIR=$TMP/libexec "$TMP/lone/mbbench" report "$TMP/run" >/dev/null 2>"$TMP/e2"; r2=$?
-[ $r1 -eq 1 ] && [ $r2 -eq 1 ] && grep -q "$TMP/nodata/" "$TMP/e1" && grep -q "$TMP/nodata/results" "$TMP/e2" &&
+[ $r1 -eq 1 ] && [ $r2 -eq 1 ] && grep -q "$TMP/nodata/" "$TMP/e1" && grep -q "$TMP/nodata/analysis" "$TMP/e2" &&
 	[ "$(cat "$TMP/e1" "$TMP/e2" | wc -l)" -eq 2 ]
 ok $? "plot and report without their data: exit 1, one line naming the path"
 "$MBBENCH" sweep --mechanism null --output "$TMP/run" >/dev/null 2>"$TMP/e"

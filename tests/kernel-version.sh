@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # build-kernel takes any point release of the kernel line its series is for
 # when the series and fixes/ apply to it, with a one-line note when it is
-# not the release in kernel-patch/VERSION, and refuses, with one line
+# not the release in kernel-patch/6.1/VERSION, and refuses, with one line
 # naming the tarball's version, the proven one and the first patch that
 # fails (exit 2), a tree the series does not apply to or another
 # major.minor. Each tarball gets a tree of its own in the cache.
@@ -25,8 +25,8 @@ for t in bash tar xz patch sha256sum; do
 		exit 77
 	fi
 done
-proven=$(sed -n 's/^PROVEN_DEBIAN_VERSION=//p' "$KP/VERSION")
-own_tarball=$(sed -n 's/^TARBALL=//p' "$KP/VERSION")
+proven=$(sed -n 's/^PROVEN_DEBIAN_VERSION=//p' "$KP/6.1/VERSION")
+own_tarball=$(sed -n 's/^TARBALL=//p' "$KP/6.1/VERSION")
 # Nothing here may touch the user's kernel cache.
 MBB_KERNEL_CACHE=$TMP/cache
 export MBB_KERNEL_CACHE

@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# bench/vm-sweep refuses bad input before it builds or boots anything:
+# bench/vm refuses bad input before it builds or boots anything:
 # one line, exit 2, no results folder. That includes the kernels of an A/B
 # run: an unknown variant name or a bzImage that is not there.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-SWEEP="$(cd "$top_srcdir" && pwd)/bench/vm-sweep"
+SWEEP="$(cd "$top_srcdir" && pwd)/bench/vm"
 mkdir "$TMP/full" && touch "$TMP/full/x"
 # The default results folder is relative to the working directory: run from
 # an empty one, so that what an earlier command left in the tree (make bench

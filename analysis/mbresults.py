@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Shared reading of a results folder for results/report and results/compare.
+"""Shared reading of a results folder for analysis/report and analysis/compare.
 
-A results folder is what bench/run-all (make bench) writes: one CSV per
+A results folder is what bench/sweep (make bench) writes: one CSV per
 experiment, run.json, topology.xml, commands.txt. These tools only read it,
 and check it against SCHEMA.md before they do: a damaged or foreign folder
 is one line naming the file and the damage (exit 2), a fault of the machine
@@ -645,7 +645,7 @@ def title(folder):
 
 
 # ---------------------------------------------------------------------------
-# mbbench vm (bench/vm-sweep): the guests' disturb points aggregated into
+# mbbench vm (bench/vm): the guests' disturb points aggregated into
 # vmscale.csv or isolation.csv with run.json, and the kernels of an A/B run
 # side by side in ab.csv.
 #
@@ -722,7 +722,7 @@ def vm_aggregate(argv):
     os.replace(tmp, f"{out}/{name}")
 
     # run.json: what ran, and every guest's own mbbench envelope, which is
-    # also each point folder's run.json, so that results/compare can read it.
+    # also each point folder's run.json, so that analysis/compare can read it.
     guests = []
     for path in sorted(glob.glob(f"{out}/raw/*/*/disturb.json")):
         try:
@@ -731,7 +731,7 @@ def vm_aggregate(argv):
             shutil.copyfile(path, os.path.join(os.path.dirname(path), "run.json"))
         except (OSError, ValueError):
             pass
-    run = {"format_version": 1, "tool": "bench/vm-sweep", "experiment": what,
+    run = {"format_version": 1, "tool": "bench/vm", "experiment": what,
            "hostname": os.uname().nodename + " (QEMU guest)",
            "smp": [int(n) for n in smps] if what == "scale" else [4],
            "isolate": isolate if what == "isolation" else None,
