@@ -18,6 +18,7 @@ static int fence_barrier(const struct mechanism *m)
 
 const struct mechanism mech_fence = {
 	.name = "fence",
+	.caps = MC_FENCE_LIKE,
 	.summary = "local full fence only: the reader-side cost in the smp_mb scheme",
 	.barrier = fence_barrier,
 };

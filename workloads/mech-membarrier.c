@@ -135,10 +135,11 @@ static int mb_barrier(const struct mechanism *m)
 	return sys_membarrier(m->membarrier_cmd, 0, 0) < 0 ? -errno : 0;
 }
 
-#define MEMBARRIER_MECH(ident, cli, cmd, text)				\
+#define MEMBARRIER_MECH(ident, cli, cmd, flags, text)				\
 	const struct mechanism ident = {				\
 		.name = cli,						\
 		.summary = text,					\
+		.caps = flags,						\
 		.membarrier_cmd = cmd,					\
 		.probe = mb_probe,					\
 		.setup = mb_setup,					\
@@ -146,19 +147,23 @@ static int mb_barrier(const struct mechanism *m)
 	}
 
 MEMBARRIER_MECH(mech_membarrier_global, "membarrier-global",
-		MEMBARRIER_CMD_GLOBAL,
+		MEMBARRIER_CMD_GLOBAL, MC_PROCESS_WIDE | MC_GRACE_PERIOD,
 		"MEMBARRIER_CMD_GLOBAL: waits for a grace period, no IPIs");
 MEMBARRIER_MECH(mech_membarrier_global_expedited,
 		"membarrier-global-expedited", MEMBARRIER_CMD_GLOBAL_EXPEDITED,
+		MC_PROCESS_WIDE | MC_IPI | MC_REGISTER,
 		"MEMBARRIER_CMD_GLOBAL_EXPEDITED: IPIs CPUs running registered processes");
 MEMBARRIER_MECH(mech_membarrier_private_expedited,
 		"membarrier-private-expedited", MEMBARRIER_CMD_PRIVATE_EXPEDITED,
+		MC_PROCESS_WIDE | MC_IPI | MC_REGISTER,
 		"MEMBARRIER_CMD_PRIVATE_EXPEDITED: IPIs CPUs running this mm (the v5 idea)");
 MEMBARRIER_MECH(mech_membarrier_private_expedited_sync_core,
 		"membarrier-private-expedited-sync-core",
 		MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE,
+		MC_PROCESS_WIDE | MC_IPI | MC_REGISTER,
 		"PRIVATE_EXPEDITED plus a core-serializing instruction on each target");
 MEMBARRIER_MECH(mech_membarrier_private_expedited_rseq,
 		"membarrier-private-expedited-rseq",
 		MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ,
+		MC_PROCESS_WIDE | MC_IPI | MC_REGISTER,
 		"PRIVATE_EXPEDITED that also restarts rseq critical sections");

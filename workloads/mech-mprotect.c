@@ -65,6 +65,7 @@ static void mp_teardown(const struct mechanism *m)
 
 const struct mechanism mech_mprotect = {
 	.name = "mprotect",
+	.caps = MC_PROCESS_WIDE | MC_IPI,
 	.summary = "dirty a page then revoke it: TLB-shootdown IPIs (.NET, folly fallback)",
 	.setup = mp_setup,
 	.barrier = mp_barrier,

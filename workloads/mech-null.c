@@ -16,6 +16,7 @@ static int __attribute__((noinline)) null_barrier(const struct mechanism *m)
 
 const struct mechanism mech_null = {
 	.name = "null",
+	.caps = MC_FENCE_LIKE,
 	.summary = "empty call: harness overhead",
 	.barrier = null_barrier,
 };

@@ -41,6 +41,24 @@ const struct mechanism *mech_find(const char *name)
 	return NULL;
 }
 
+int mech_has(const struct mechanism *m, unsigned all, unsigned none)
+{
+	return (m->caps & all) == all && !(m->caps & none);
+}
+
+const char *mech_cap_name(unsigned cap)
+{
+	switch (cap) {
+	case MC_PROCESS_WIDE: return "process-wide";
+	case MC_IPI: return "ipi";
+	case MC_GRACE_PERIOD: return "grace-period";
+	case MC_REGISTER: return "register";
+	case MC_PATCHED_KERNEL: return "patched-kernel";
+	case MC_FENCE_LIKE: return "fence-like";
+	}
+	return "?";
+}
+
 int mech_probe(const struct mechanism *m, char *reason, size_t len)
 {
 	if (len)

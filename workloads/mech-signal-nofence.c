@@ -105,6 +105,7 @@ static int nofence_barrier(const struct mechanism *m)
 
 const struct mechanism mech_signal_nofence = {
 	.name = "signal-nofence",
+	.caps = MC_PROCESS_WIDE | MC_IPI | MC_REGISTER,
 	.summary = "signal handshake whose handler has no fence (test only)",
 	.setup = nofence_setup,
 	.thread_init = nofence_thread_init,

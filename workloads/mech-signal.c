@@ -157,6 +157,7 @@ unsigned long mech_signal_acks(int index)
 
 const struct mechanism mech_signal = {
 	.name = "signal",
+	.caps = MC_PROCESS_WIDE | MC_IPI | MC_REGISTER,
 	.summary = "signal every other thread; handlers fence and ack (urcu-signal)",
 	.setup = sig_setup,
 	.thread_init = sig_thread_init,

@@ -18,9 +18,31 @@ struct mech_team {
 	pthread_t *threads;	/* their pthread ids (for the signal scheme) */
 };
 
+/*
+ * What a mechanism is. Experiments, the sweep and the analysis choose their
+ * mechanisms by these flags (mech_has, `mbbench list --format csv`), never by
+ * name.
+ */
+enum mech_cap {
+	/* Orders the memory of every thread of the process: a heavy barrier. */
+	MC_PROCESS_WIDE = 1u << 0,
+	/* Interrupts other CPUs to do it: IPIs, a TLB shootdown, a signal. */
+	MC_IPI = 1u << 1,
+	/* Waits for an RCU grace period or for every CPU to schedule. */
+	MC_GRACE_PERIOD = 1u << 2,
+	/* The process registers once before the first barrier. */
+	MC_REGISTER = 1u << 3,
+	/* Exists only on the patched kernel (kernel-patch/). */
+	MC_PATCHED_KERNEL = 1u << 4,
+	/* A local instruction or nothing: a control, not a heavy barrier. */
+	MC_FENCE_LIKE = 1u << 5,
+};
+#define MC_COUNT 6
+
 struct mechanism {
 	const char *name;	/* stable CLI / CSV identifier */
 	const char *summary;	/* one line for `mbbench list` */
+	unsigned caps;		/* enum mech_cap bits */
 	int membarrier_cmd;	/* membarrier command issued, or 0 if none */
 	/*
 	 * Returns 0 when usable here, or -1 with a human reason ("kernel lacks
@@ -44,6 +66,10 @@ extern const struct mechanism *const mechanisms[];
 extern const size_t nr_mechanisms;
 
 const struct mechanism *mech_find(const char *name);
+/* Nonzero when m has every bit of all and none of none. */
+int mech_has(const struct mechanism *m, unsigned all, unsigned none);
+/* The flag's name in `mbbench list` ("process-wide", "ipi", ...). */
+const char *mech_cap_name(unsigned cap);
 /* Probe with the built-in probe; fills reason. 0 when available. */
 int mech_probe(const struct mechanism *m, char *reason, size_t len);
 /* Comma-separated list of every name, for error messages. */
