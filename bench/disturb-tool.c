@@ -3,7 +3,7 @@
  * disturb with a real victim: oslat or cyclictest (rt-tests) run as the
  * victim of a round, one run per phase, their --json read back into the
  * same rows as our own victims'. Process control only; the rows are
- * exp-disturb.c's.
+ * disturb-rows.c's.
  */
 #include "config.h"
 
