@@ -150,7 +150,7 @@ void disturb_own_round(struct run_ctx *c, const struct mechanism *m,
 			sr[k].selfidx = nself++;
 		}
 	}
-	wd = watchdog_arm(&g, WARMUP_S + 2 * dur + 10);
+	wd = watchdog_arm(&g, WARMUP_S + 2 * dur + 10, err, sizeof(err));
 	pl.n = nself + 1;
 	pl.pu_os = xcalloc((size_t)pl.n, sizeof(int));
 	pl.pu_logical = xcalloc((size_t)pl.n, sizeof(int));
@@ -164,8 +164,9 @@ void disturb_own_round(struct run_ctx *c, const struct mechanism *m,
 	cfg.behs = behs;
 	cfg.other_process = 0;
 	cfg.mech = m;
-	if (team_start(&team, &cfg, err, sizeof(err))) {
-		watchdog_cancel(wd);
+	if (!wd || team_start(&team, &cfg, err, sizeof(err))) {
+		if (wd)
+			watchdog_cancel(wd);
 		victim_stop_all(&g);
 		for (int k = 0; k < rd->n; k++)
 			disturb_skip_rows(c, m, ri, role_name(rd->s[k].role), rd->s[k].cpu, "mbbench", err);

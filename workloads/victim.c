@@ -400,10 +400,11 @@ static void *watchdog_main(void *arg)
 	return NULL;
 }
 
-struct watchdog *watchdog_arm(struct victim_group *g, double deadline_s)
+struct watchdog *watchdog_arm(struct victim_group *g, double deadline_s, char *err, size_t len)
 {
 	struct watchdog *w = xcalloc(1, sizeof(*w));
 	pthread_condattr_t ca;
+	int e;
 
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -412,8 +413,14 @@ struct watchdog *watchdog_arm(struct victim_group *g, double deadline_s)
 	pthread_mutex_init(&w->mu, NULL);
 	w->g = g;
 	w->deadline = now_ns() + (uint64_t)(deadline_s * 1e9);
-	if (pthread_create(&w->th, NULL, watchdog_main, w))
-		die("cannot start the victim watchdog thread");
+	e = pthread_create(&w->th, NULL, watchdog_main, w);
+	if (e) {	/* pthread_create returns its error; errno is not set */
+		snprintf(err, len, "cannot start the victims' watchdog thread: %s", strerror(e));
+		pthread_cond_destroy(&w->cv);
+		pthread_mutex_destroy(&w->mu);
+		free(w);
+		return NULL;
+	}
 	return w;
 }
 
