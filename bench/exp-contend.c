@@ -340,7 +340,7 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 	char reason[256] = "", *cpus = NULL;
 	/* With a CI target: one discarded warm-up repeat, then at least
 	 * --repeat and at most --max-repeat until the CI is within it. */
-	int warm = a->rep.ci_target > 0, cap = a->rep.ci_target ? a->rep.max_repeat : o->repeat;
+	int warm = a->rep.ci_target > 0, cap = repeats_cap(&a->rep, o);
 	double *agg = xcalloc((size_t)cap, sizeof(double));
 	double per_sum = 0, per_min = 1e300, per_max = 0;
 	struct hist all;
@@ -379,11 +379,8 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 			nrep = rep + 1;
 		}
 		munmap(r.sh, shared_size(C));
-		if (ok && a->rep.ci_target && nrep >= o->repeat && nrep >= 3) {
-			summarize(agg, nrep, &s);
-			if (s.mean > 0 && s.ci95 <= s.mean * a->rep.ci_target / 100.0)
-				break;
-		}
+		if (ok && ci_target_reached(agg, nrep, o->repeat, a->rep.ci_target))
+			break;
 	}
 	row = table_add_row(t);
 	table_set_str(t, row, "mechanism", m->name);

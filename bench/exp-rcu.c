@@ -195,7 +195,7 @@ int exp_rcu_main(int argc, char **argv)
 
 	opts_parse(argc, argv, &spec, &o);
 	repeats_check(&rp, &o);
-	cap = rp.ci_target ? rp.max_repeat : o.repeat;
+	cap = repeats_cap(&rp, &o);
 	if (o.iterations)
 		die_usage("rcu runs for a time: use --duration, not --iterations");
 	schemes = xcalloc(nr_rcu_schemes, sizeof(*schemes));
@@ -258,13 +258,10 @@ int exp_rcu_main(int argc, char **argv)
 			writes += (double)rr.writes;
 			secs += (double)rr.ns / 1e9;
 			n = r + 1;
-			if (rp.ci_target && n >= o.repeat && n >= 3) {
-				summarize(rps, n, &sr);
-				summarize(wps, n, &sw);
-				if (sr.ci95 <= sr.mean * rp.ci_target / 100.0 &&
-				    sw.ci95 <= sw.mean * rp.ci_target / 100.0)
-					break;
-			}
+			/* Both rates within the target. */
+			if (ci_target_reached(rps, n, o.repeat, rp.ci_target) &&
+			    ci_target_reached(wps, n, o.repeat, rp.ci_target))
+				break;
 		}
 		if (!ok) {
 			row_skip(&t, row, reason);
