@@ -21,6 +21,7 @@
 #include "experiment.h"
 #include "litmus.h"
 #include "results.h"
+#include "strbuf.h"
 #include "util.h"
 
 static const struct col litmus_cols[] = {
@@ -57,22 +58,19 @@ static int heavy(const struct mechanism *m)
 	return strcmp(m->name, "fence") && strcmp(m->name, "null");
 }
 
-static char *pairing_names(void)
+/* Built once, as long as the pairings need, and kept. */
+static const char *pairing_names(void)
 {
-	static char buf[1024];
+	static struct strbuf b = STRBUF_INIT;
 
-	if (!buf[0]) {
-		for (size_t i = 0; i < NFIXED; i++) {
-			strcat(buf, i ? ", " : "");
-			strcat(buf, fixed[i].name);
-		}
+	if (!b.s) {
+		for (size_t i = 0; i < NFIXED; i++)
+			strbuf_addf(&b, "%s%s", i ? ", " : "", fixed[i].name);
 		for (size_t i = 0; i < nr_mechanisms; i++)
-			if (heavy(mechanisms[i])) {
-				strcat(buf, ", ");
-				strcat(buf, mechanisms[i]->name);
-			}
+			if (heavy(mechanisms[i]))
+				strbuf_addf(&b, ", %s", mechanisms[i]->name);
 	}
-	return buf;
+	return strbuf_str(&b);
 }
 
 static void add_pairing(struct litmus_pairing *out, int *n,

@@ -17,6 +17,7 @@
 
 #include "experiment.h"
 #include "paths.h"
+#include "strbuf.h"
 #include "util.h"
 
 static const struct experiment experiments[] = {
@@ -146,16 +147,12 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], helpers[i].name))
 			return run_helper(helpers[i].name, helpers[i].python, argv + 1);
 	{
-		char names[512] = "";
+		static struct strbuf names = STRBUF_INIT;	/* still held at exit */
 
-		for (size_t i = 0; i < NEXP; i++) {
-			strcat(names, i ? ", " : "");
-			strcat(names, experiments[i].name);
-		}
-		for (size_t i = 0; i < NHELPERS; i++) {
-			strcat(names, ", ");
-			strcat(names, helpers[i].name);
-		}
-		die_usage("unknown subcommand '%s' (valid: %s)", argv[1], names);
+		for (size_t i = 0; i < NEXP; i++)
+			strbuf_addf(&names, "%s%s", i ? ", " : "", experiments[i].name);
+		for (size_t i = 0; i < NHELPERS; i++)
+			strbuf_addf(&names, ", %s", helpers[i].name);
+		die_usage("unknown subcommand '%s' (valid: %s)", argv[1], strbuf_str(&names));
 	}
 }

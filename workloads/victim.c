@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "barrier.h"
+#include "strbuf.h"
 #include "util.h"
 #include "victim.h"
 
@@ -59,15 +60,13 @@ int role_is_foreign(enum role r)
 
 const char *role_names(void)
 {
-	static char buf[160];
+	/* Built once, as long as the roles need, and kept. */
+	static struct strbuf b = STRBUF_INIT;
 
-	if (!buf[0])
-		for (int i = 0; i < NR_ROLES; i++) {
-			if (i)
-				strcat(buf, ", ");
-			strcat(buf, role_str[i]);
-		}
-	return buf;
+	if (!b.s)
+		for (int i = 0; i < NR_ROLES; i++)
+			strbuf_addf(&b, "%s%s", i ? ", " : "", role_str[i]);
+	return strbuf_str(&b);
 }
 
 struct victim_shared *victim_shared_new(void)
