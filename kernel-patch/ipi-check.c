@@ -33,6 +33,19 @@
  * It also prints the MEMBARRIER_CMD_QUERY mask and which seed commands it
  * reports. It is meant to run in the patched kernel's VM, statically
  * linked, as the only busy program on the machine.
+ *
+ * Why a second IPI counter beside bench/ipicount.c (which mbbench disturb
+ * uses): this one is built by make-initramfs with plain `gcc -static` and
+ * no configure, hwloc or project library (it takes only the seed commands'
+ * numbers from workloads/seed-membarrier.h), so it runs in any test guest,
+ * also when no static mbbench could be built. It counts one thing, the
+ * CAL row, with the placement and the noise removal the kernel checks
+ * need, and check-kernel's verdict on which CPUs each seed command
+ * interrupts (tests 8-11) rests on it alone, not on ipicount.c's
+ * tracepoints, csd attribution or fallbacks. It is an independent
+ * measurement of the same pattern that disturb measures in the guests
+ * (bench/vm), not a check of ipicount.c: nothing compares the two
+ * automatically, so a disagreement shows only to whoever reads both.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
