@@ -139,7 +139,7 @@ static void lazy_case(int which, int a, int b, int ncpus, struct lazy_res *r)
 	uint64_t cnt0, cnt1, ipis = 0, gap, t_seg, t_valid = 0, t_start;
 	double t0;
 	long regs, n = 0;
-	int counted, opened = 0;
+	int counted, opened = 0, e;
 	void *ret;
 
 	c.a = a;
@@ -183,8 +183,9 @@ static void lazy_case(int which, int a, int b, int ncpus, struct lazy_res *r)
 			 strerror(errno));
 		goto out;
 	}
-	if (pthread_create(&th, NULL, spin_on_b, &c)) {
-		snprintf(r->error, sizeof(r->error), "cannot start the spinning thread");
+	e = pthread_create(&th, NULL, spin_on_b, &c);
+	if (e) {	/* pthread_create returns its error; errno is not set */
+		snprintf(r->error, sizeof(r->error), "cannot start the spinning thread: %s", strerror(e));
 		goto out;
 	}
 	while (!atomic_load(&c.spinning))

@@ -348,7 +348,7 @@ int main(int argc, char **argv)
 	unsigned long long before[MAX_CPUS], after[MAX_CPUS];
 	double base_rate[MAX_CPUS], elapsed;
 	double per_barrier[NR_COMMANDS][MAX_ROUNDS][MAX_CPUS];
-	int query_only = 0, mask, ncpus, c, i, r;
+	int query_only = 0, mask, ncpus, c, i, r, rc;
 	int usable[NR_COMMANDS];
 	long quiet_ms = 1000;
 	struct timespec quiet;
@@ -426,9 +426,9 @@ int main(int argc, char **argv)
 	printf("SETUP moved %d tasks to CPU %d\n",
 	       move_other_tasks(role_cpu[CPU_CALLER]), role_cpu[CPU_CALLER]);
 	child = start_foreign_spinner(role_cpu[CPU_FOREIGN]);
-	if (pthread_create(&thread, NULL, spin_thread,
-			   (void *)&role_cpu[CPU_THREAD])) {
-		fprintf(stderr, "ipi-check: pthread_create failed\n");
+	rc = pthread_create(&thread, NULL, spin_thread, (void *)&role_cpu[CPU_THREAD]);
+	if (rc) {	/* pthread_create returns its error; errno is not set */
+		fprintf(stderr, "ipi-check: pthread_create: %s\n", strerror(rc));
 		kill(child, SIGKILL);
 		restore_other_tasks();
 		return 1;
