@@ -361,10 +361,10 @@ void probe_lazy(struct finding *f, struct hostinfo *h)
 	}
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)
-		die("mmap: %s", strerror(errno));
+		fail("mmap: %s", strerror(errno));
 	/* Children start on A: one that ran on B first would leave its mm lazy there. */
 	if (sched_getaffinity(0, sizeof(saved), &saved) || doctor_pin_to(a))
-		die("cannot pin to CPU %d: %s", a, strerror(errno));
+		fail("cannot pin to CPU %d: %s", a, strerror(errno));
 	memset(best, 0, sizeof(best));
 	for (int i = 0; i < NR_CASES; i++) {
 		for (int t = 0; t < LAZY_ATTEMPTS; t++) {

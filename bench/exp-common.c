@@ -124,7 +124,7 @@ void for_each_point(const struct opts *o, const struct point_ops *ops)
 void repeats_check(const struct repeats *rp, const struct opts *o)
 {
 	if (rp->ci_target && rp->max_repeat < o->repeat)
-		die_usage("--max-repeat %d is below --repeat %d (raise --max-repeat)",
+		die("--max-repeat %d is below --repeat %d (raise --max-repeat)",
 			  rp->max_repeat, o->repeat);
 }
 

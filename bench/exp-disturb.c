@@ -164,7 +164,7 @@ int exp_disturb_main(int argc, char **argv)
 	opts_parse(argc, argv, &spec, &o);
 	d.src = (enum ipi_source)src;
 	if (o.iterations)
-		die_usage("disturb runs for --duration; --iterations is not used here");
+		die("disturb runs for --duration; --iterations is not used here");
 	memset(&c, 0, sizeof(c));
 	if (d.victim_cmd) {
 		char *tool;
@@ -172,7 +172,7 @@ int exp_disturb_main(int argc, char **argv)
 		c.tool_argv = disturb_split_cmd(d.victim_cmd, &c.tool_argc, &tool_role, &tool);
 		c.tool = tool;
 		if (o.duration_s < 1)
-			die_usage("--victim-cmd: rt-tests count whole seconds; give --duration 1 or more");
+			die("--victim-cmd: rt-tests count whole seconds; give --duration 1 or more");
 	}
 	{
 		struct dplan_in in = {
@@ -185,9 +185,9 @@ int exp_disturb_main(int argc, char **argv)
 
 		nrounds = disturb_plan(&in, &rounds, err, sizeof(err));
 		if (nrounds == DPLAN_USAGE)
-			die_usage("%s", err);
-		if (nrounds < 0)
 			die("%s", err);
+		if (nrounds < 0)
+			fail("%s", err);
 		d.caller_cpu = in.caller_cpu;
 		d.in_turn = in.in_turn;
 	}
@@ -218,7 +218,7 @@ int exp_disturb_main(int argc, char **argv)
 	}
 	ipicount_open(&ic, c.ncpus, d.src, targets, ntargets);
 	if (d.src == IPI_SRC_TRACEPOINT && ic.src != IPI_SRC_TRACEPOINT)
-		die_usage("--ipi-source tracepoint: %s (run as root or with CAP_PERFMON and tracefs mounted, or use --ipi-source auto)",
+		die("--ipi-source tracepoint: %s (run as root or with CAP_PERFMON and tracefs mounted, or use --ipi-source auto)",
 			  ic.src_why);
 	if (ic.mount_note[0])
 		results_note(&res, "%s", ic.mount_note);
@@ -237,7 +237,7 @@ int exp_disturb_main(int argc, char **argv)
 		c.tool_json_fd = memfd_create("mbbench-victim.json", 0);
 		c.tool_log_fd = memfd_create("mbbench-victim.log", 0);
 		if (c.tool_json_fd < 0 || c.tool_log_fd < 0)
-			die("--victim-cmd: memfd_create: %m");
+			fail("--victim-cmd: memfd_create: %m");
 	}
 	results_note(&res, "IPI counts from %s%s%s", ipi_source_name(ic.src),
 		     ic.src_why[0] ? ": " : "", ic.src_why);

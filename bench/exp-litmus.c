@@ -111,7 +111,7 @@ static int parse_pairings(const char *arg, struct litmus_pairing *out)
 		if (!p.name) {
 			m = mech_find(tok);
 			if (!m || !heavy(m))
-				die_usage("unknown --pairing '%s' (valid: %s, all)", tok,
+				die("unknown --pairing '%s' (valid: %s, all)", tok,
 					  pairing_names());
 			p.name = m->name;
 			p.mech = m;
@@ -120,7 +120,7 @@ static int parse_pairings(const char *arg, struct litmus_pairing *out)
 	}
 	free(copy);
 	if (!n)
-		die_usage("--pairing needs at least one name (valid: %s, all)",
+		die("--pairing needs at least one name (valid: %s, all)",
 			  pairing_names());
 	return n;
 }
@@ -197,7 +197,7 @@ int exp_litmus_main(int argc, char **argv)
 	n = parse_pairings(pairing_arg ? pairing_arg : "all", pairs);
 	if (placement_compute(o.topo, o.placement, 2, &pl, err, sizeof(err)) ||
 	    placement_check_affinity(&pl, err, sizeof(err)))
-		die_usage("%s", err);
+		die("%s", err);
 	o.nmechs = 0;
 	table_init(&t, litmus_cols, (int)(sizeof(litmus_cols) / sizeof(litmus_cols[0])));
 	results_begin(&res, &o, &t);

@@ -139,7 +139,7 @@ static void out_fail(struct out_set *s, const char *path)
 	if (s->made_dir)
 		rmdir(s->made_dir);
 	errno = e;
-	die("cannot write %s: %m (no file of this run was written)", path);
+	fail("cannot write %s: %m (no file of this run was written)", path);
 }
 
 static void out_add(struct out_set *s, const char *path, void (*fn)(FILE *, void *), void *arg)
@@ -168,9 +168,9 @@ static void out_commit(struct out_set *s)
 				atomic_abort(&s->af[k]);
 			errno = e;
 			if (e == EEXIST)
-				die("cannot rename into %s: it appeared during the run and is kept (give --force to replace a regular file)",
+				fail("cannot rename into %s: it appeared during the run and is kept (give --force to replace a regular file)",
 				    path);
-			die("cannot rename into %s: %m", path);
+			fail("cannot rename into %s: %m", path);
 		}
 	}
 	s->n = 0;
@@ -220,7 +220,7 @@ void results_emit(struct results *r)
 			printf("# note: %s\n", r->notes[i]);
 	}
 	/* What stdout lost is a failed run: no file is committed after it. */
-	die_stdout();
+	fail_stdout();
 	/* The folder's files and the --json file: all or none. */
 	set.replace = o->force;
 	if (o->outdir) {
@@ -252,10 +252,10 @@ void results_emit(struct results *r)
 		FILE *f = fdopen(o->json_fd, "w");
 
 		if (!f)
-			die("--json -: %m");
+			fail("--json -: %m");
 		env_fn(f, &ea);
 		if (ferror(f) | fclose(f))
-			die("--json -: cannot write stdout: %m");
+			fail("--json -: cannot write stdout: %m");
 	}
 	hostinfo_free(&h);
 	for (int i = 0; i < r->nderived; i++)

@@ -20,7 +20,7 @@ char *xvasprintf(const char *fmt, va_list ap)
 	n = vsnprintf(NULL, 0, fmt, aq);
 	va_end(aq);
 	if (n < 0)
-		die("cannot format a message: %s", strerror(errno));
+		fail("cannot format a message: %s", strerror(errno));
 	p = xmalloc((size_t)n + 1);
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
 	return p;

@@ -28,7 +28,7 @@ static void vsay(const char *what, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
-void die_usage(const char *fmt, ...)
+void die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -39,7 +39,7 @@ void die_usage(const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
-void die(const char *fmt, ...)
+void fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -81,12 +81,12 @@ void check_stdout_at_exit(void)
 	atexit(close_stdout);
 }
 
-void die_stdout(void)
+void fail_stdout(void)
 {
 	errno = 0;
 	if (!stdout_failed())
 		return;
-	die("cannot write stdout: %s", errno ? strerror(errno) : "a write failed");
+	fail("cannot write stdout: %s", errno ? strerror(errno) : "a write failed");
 }
 
 void warnx_(const char *fmt, ...)
@@ -103,7 +103,7 @@ void *xmalloc(size_t n)
 	void *p = malloc(n ? n : 1);
 
 	if (!p)
-		die("out of memory");
+		fail("out of memory");
 	return p;
 }
 
@@ -112,7 +112,7 @@ void *xcalloc(size_t n, size_t sz)
 	void *p = calloc(n ? n : 1, sz ? sz : 1);
 
 	if (!p)
-		die("out of memory");
+		fail("out of memory");
 	return p;
 }
 
@@ -120,7 +120,7 @@ void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p)
-		die("out of memory");
+		fail("out of memory");
 	return p;
 }
 
@@ -129,7 +129,7 @@ char *xstrdup(const char *s)
 	char *p = strdup(s);
 
 	if (!p)
-		die("out of memory");
+		fail("out of memory");
 	return p;
 }
 
@@ -451,18 +451,18 @@ static void check_name_length(const char *opt, const char *path, size_t extra, s
 	size_t len = strlen(path), n = 0;
 
 	if (len + extra >= PATH_MAX)
-		die_usage("%s: the path is %zu characters long (at most %zu here)", opt, len,
+		die("%s: the path is %zu characters long (at most %zu here)", opt, len,
 			  (size_t)PATH_MAX - 1 - extra);
 	while (*p) {
 		n = strcspn(p, "/");
 		if (n > NAME_MAX)
-			die_usage("%s: a name in the path is %zu characters long (at most %d)",
+			die("%s: a name in the path is %zu characters long (at most %d)",
 				  opt, n, NAME_MAX);
 		p += n + (p[n] == '/');
 	}
 	/* n: the last name (0 after a trailing slash). */
 	if (n && n + last > NAME_MAX)
-		die_usage("%s: the last name in the path is %zu characters long (at most %zu, to leave room for the temporary name)",
+		die("%s: the last name in the path is %zu characters long (at most %zu, to leave room for the temporary name)",
 			  opt, n, (size_t)NAME_MAX - last);
 }
 
@@ -473,13 +473,13 @@ static void check_parent(const char *opt, const char *path)
 
 	dir = parent_dir(path);
 	if (!stat(dir, &st) && !S_ISDIR(st.st_mode))
-		die_usage("%s %s: %s is a file, not a directory (choose another path)",
+		die("%s %s: %s is a file, not a directory (choose another path)",
 			  opt, path, dir);
 	if (stat(dir, &st))
-		die_usage("%s %s: directory %s does not exist (create it first)",
+		die("%s %s: directory %s does not exist (create it first)",
 			  opt, path, dir);
 	if (!dir_writable(dir))
-		die_usage("%s %s: directory %s is not writable (choose another path)",
+		die("%s %s: directory %s is not writable (choose another path)",
 			  opt, path, dir);
 	free(dir);
 }
@@ -496,14 +496,14 @@ static char *resolve_link(const char *opt, const char *path, int want_dir)
 	if (lstat(path, &st) || !S_ISLNK(st.st_mode))
 		return xstrdup(path);
 	if (stat(path, &st))
-		die_usage("%s %s: a symbolic link to nothing (give an existing %s or a new name)",
+		die("%s %s: a symbolic link to nothing (give an existing %s or a new name)",
 			  opt, path, want_dir ? "folder" : "file");
 	/* Not what can be written to: the caller refuses it by its type. */
 	if (want_dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
 		return xstrdup(path);
 	real = realpath(path, NULL);
 	if (!real)
-		die_usage("%s %s: cannot resolve the symbolic link: %s", opt, path,
+		die("%s %s: cannot resolve the symbolic link: %s", opt, path,
 			  strerror(errno));
 	return real;
 }
@@ -515,15 +515,15 @@ static void refuse_existing(const char *opt, const char *given, const char *path
 			    const struct stat *st, int force)
 {
 	if (S_ISDIR(st->st_mode))
-		die_usage("%s %s: is a directory (give a file name)", opt, given);
+		die("%s %s: is a directory (give a file name)", opt, given);
 	if (!S_ISREG(st->st_mode))
-		die_usage("%s %s: exists and is not a regular file (mbbench writes only regular files; give a new name)",
+		die("%s %s: exists and is not a regular file (mbbench writes only regular files; give a new name)",
 			  opt, given);
 	if (!force && strcmp(given, path))
-		die_usage("%s %s: its target %s exists (give --force to replace it, or a new name)",
+		die("%s %s: its target %s exists (give --force to replace it, or a new name)",
 			  opt, given, path);
 	if (!force)
-		die_usage("%s %s: the file exists (give --force to replace it, or a new name)",
+		die("%s %s: the file exists (give --force to replace it, or a new name)",
 			  opt, given);
 }
 
@@ -533,7 +533,7 @@ char *check_output_file(const char *opt, const char *path, int force)
 	char *real;
 
 	if (!*path)
-		die_usage("%s needs a file name", opt);
+		die("%s needs a file name", opt);
 	check_name_length(opt, path, TMP_SUFFIX, TMP_SUFFIX);
 	real = resolve_link(opt, path, 0);
 	if (strcmp(real, path))
@@ -557,7 +557,7 @@ static void check_dir_files(const char *opt, const char *given, const char *dir,
 	size_t pl = strlen(prefix);
 
 	if (!d)
-		die_usage("%s %s: cannot read the directory: %s", opt, given, strerror(errno));
+		die("%s %s: cannot read the directory: %s", opt, given, strerror(errno));
 	while ((e = readdir(d))) {
 		const char *n = e->d_name, *dot = strrchr(n, '.');
 		struct stat st;
@@ -571,10 +571,10 @@ static void check_dir_files(const char *opt, const char *given, const char *dir,
 		p = path_join(dir, n);
 		if (!lstat(p, &st)) {
 			if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode))
-				die_usage("%s %s: %s exists and is not a regular file (give a new folder)",
+				die("%s %s: %s exists and is not a regular file (give a new folder)",
 					  opt, given, p);
 			if (!force)
-				die_usage("%s %s: %s exists (give --force to replace it, or a new folder)",
+				die("%s %s: %s exists (give --force to replace it, or a new folder)",
 					  opt, given, p);
 		}
 		free(p);
@@ -590,16 +590,16 @@ char *check_output_dir(const char *opt, const char *path, int force, const char 
 	char *real;
 
 	if (!*path)
-		die_usage("%s needs a directory name", opt);
+		die("%s needs a directory name", opt);
 	check_name_length(opt, path, inside, 0);
 	real = resolve_link(opt, path, 1);
 	if (strcmp(real, path))
 		check_name_length(opt, real, inside, 0);
 	if (!stat(real, &st)) {
 		if (!S_ISDIR(st.st_mode))
-			die_usage("%s %s: exists and is not a directory", opt, path);
+			die("%s %s: exists and is not a directory", opt, path);
 		if (!dir_writable(real))
-			die_usage("%s %s: directory is not writable (choose another path)",
+			die("%s %s: directory is not writable (choose another path)",
 				  opt, path);
 		check_dir_files(opt, path, real, prefix, force);
 		return real;
@@ -613,7 +613,7 @@ int make_output_dir(const char *path)
 	if (!mkdir(path, 0777))
 		return 1;
 	if (errno != EEXIST)
-		die("cannot create %s: %s", path, strerror(errno));
+		fail("cannot create %s: %s", path, strerror(errno));
 	return 0;
 }
 

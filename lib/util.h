@@ -11,20 +11,24 @@
 
 extern const char *progname;
 
-/* Bad input: one line on stderr, exit 2. */
-__attribute__((noreturn, format(printf, 1, 2))) void die_usage(const char *fmt, ...);
-/* Failure of the host (not of the input): one line, exit 1. */
+/*
+ * The two ways out, named as in bench/common.sh, kernel-patch/common.sh and
+ * analysis/mbresults.py. die: bad input or a missing prerequisite, one line
+ * on stderr, exit 2.
+ */
 __attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...);
+/* fail: something that should have worked failed (the host, not the input): one line, exit 1. */
+__attribute__((noreturn, format(printf, 1, 2))) void fail(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void warnx_(const char *fmt, ...);
 
 /*
  * Output that never reached stdout is an error: at exit (registered once,
  * in main) a failed flush or close of stdout prints one line and exits 1;
- * die_stdout() checks now, before anything is committed.
+ * fail_stdout() checks now, before anything is committed.
  */
 void check_stdout_at_exit(void);
 int stdout_failed(void);
-void die_stdout(void);
+void fail_stdout(void);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t sz);
@@ -83,7 +87,7 @@ void atomic_abort(struct atomic_file *af);	/* close + unlink */
  */
 char *check_output_file(const char *opt, const char *path, int force);
 char *check_output_dir(const char *opt, const char *path, int force, const char *prefix);
-/* Create the directory (its parent exists): 1 if made, 0 if it was there; die on failure. */
+/* Create the directory (its parent exists): 1 if made, 0 if it was there; fail() on failure. */
 int make_output_dir(const char *path);
 char *path_join(const char *dir, const char *name);
 
