@@ -10,6 +10,7 @@
 #endif
 
 #include "cli.h"
+#include "outpath.h"
 #include "points.h"
 #include "util.h"
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "outpath.h"
 #include "results.h"
 #include "strbuf.h"
 #include "util.h"
