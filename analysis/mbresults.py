@@ -107,9 +107,18 @@ def read_fault(path, e):
     return UsageError(f"cannot read {path}: {e.strerror}; the folder is damaged or unreadable")
 
 
-def fail(prog, msg):
+def die(prog, msg):
+    """Bad input or a missing prerequisite: one line, exit 2 (die in
+    bench/common.sh and lib/util.h; UsageError raised through guard)."""
     print(f"{prog}: {msg}", file=sys.stderr)
     sys.exit(2)
+
+
+def fail(prog, msg):
+    """Something that should have worked failed: one line, exit 1 (fail in
+    bench/common.sh and lib/util.h; EnvError raised through guard)."""
+    print(f"{prog}: {msg}", file=sys.stderr)
+    sys.exit(1)
 
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)

@@ -10,6 +10,7 @@
 #endif
 
 #include "cli.h"
+#include "outpath.h"
 #include "points.h"
 #include "util.h"
 
@@ -111,7 +112,7 @@ static void check_list(const char *opt, const char *arg)
 	size_t n = strlen(arg);
 
 	if (n && (arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,")))
-		die_usage("--%s '%s' has an empty element (separate names with single commas)",
+		die("--%s '%s' has an empty element (separate names with single commas)",
 			  opt, arg);
 }
 
@@ -150,7 +151,7 @@ static int opt_apply(const struct exp_opt *e, const char *arg)
 		*(int **)e->dest = NULL;
 		rc = parse_int_set(arg, (int)e->min, (int)e->max, (int **)e->dest, e->count, &dup);
 		if (rc == -2)
-			die_usage("--%s '%s' gives %d twice (give each value once)", e->name, arg, dup);
+			die("--%s '%s' gives %d twice (give each value once)", e->name, arg, dup);
 		return rc;
 	}
 	case OPTK_CALLBACK:
@@ -179,7 +180,7 @@ static void parse_mechs(struct opts *o, const char *arg)
 		const struct mechanism *m = mech_find(tok);
 
 		if (!m)
-			die_usage("unknown mechanism '%s' (valid: %s, all)", tok,
+			die("unknown mechanism '%s' (valid: %s, all)", tok,
 				  mech_names());
 		for (int i = 0; i < o->nmechs; i++)
 			if (o->mechs[i] == m)
@@ -188,7 +189,7 @@ static void parse_mechs(struct opts *o, const char *arg)
 			o->mechs[o->nmechs++] = m;
 	}
 	if (!o->nmechs)
-		die_usage("--mechanism needs at least one name (see mbbench list)");
+		die("--mechanism needs at least one name (see mbbench list)");
 	free(copy);
 }
 
@@ -201,15 +202,15 @@ static void parse_threads(struct opts *o, const char *arg, int min)
 	o->threads = NULL;
 	rc = parse_int_set(arg, min, max, &o->threads, &o->nthreads, &dup);
 	if (rc == -2)
-		die_usage("--threads '%s' gives %d twice (give each count once)", arg, dup);
+		die("--threads '%s' gives %d twice (give each count once)", arg, dup);
 	if (rc)
-		die_usage("bad --threads '%s' (use counts %d..%d like 1,2,4 or 1-8)",
+		die("bad --threads '%s' (use counts %d..%d like 1,2,4 or 1-8)",
 			  arg, min, max);
 }
 
 void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts *o)
 {
-	/* Static so it stays reachable when die_usage() exits mid-parse. */
+	/* Static so it stays reachable when die() exits mid-parse. */
 	static struct option *table;
 	size_t next = 0, nextra = 0;
 	int have_dur = 0, have_it = 0, c;
@@ -263,18 +264,18 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 			break;
 		case OPT_BEHAVIOUR:
 			if (behaviour_parse(optarg, &o->beh))
-				die_usage("unknown --behaviour '%s' (use spin or sleep)",
+				die("unknown --behaviour '%s' (use spin or sleep)",
 					  optarg);
 			break;
 		case OPT_DURATION:
 			if (parse_seconds(optarg, 1e-3, MAX_DURATION_S, &o->duration_s))
-				die_usage("bad --duration '%s' (seconds, 0.001 to %g, e.g. 0.5 or 200ms)",
+				die("bad --duration '%s' (seconds, 0.001 to %g, e.g. 0.5 or 200ms)",
 					  optarg, MAX_DURATION_S);
 			have_dur = 1;
 			break;
 		case OPT_ITERATIONS:
 			if (parse_u64(optarg, 1, MAX_ITERATIONS, &o->iterations))
-				die_usage("bad --iterations '%s' (a count from 1 to %llu)",
+				die("bad --iterations '%s' (a count from 1 to %llu)",
 					  optarg, (unsigned long long)MAX_ITERATIONS);
 			have_it = 1;
 			break;
@@ -282,7 +283,7 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 			uint64_t r;
 
 			if (parse_u64(optarg, 1, MAX_REPEAT, &r))
-				die_usage("bad --repeat '%s' (a count from 1 to %d)",
+				die("bad --repeat '%s' (a count from 1 to %d)",
 					  optarg, MAX_REPEAT);
 			o->repeat = (int)r;
 			break;
@@ -293,7 +294,7 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 			else if (!strcmp(optarg, "csv"))
 				o->format = FMT_CSV;
 			else
-				die_usage("unknown --format '%s' (use human or csv)",
+				die("unknown --format '%s' (use human or csv)",
 					  optarg);
 			break;
 		case OPT_JSON:
@@ -312,26 +313,26 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 			uint64_t n;
 
 			if (parse_u64(optarg, 0, 4095, &n))
-				die_usage("bad --membind '%s' (a NUMA node number)", optarg);
+				die("bad --membind '%s' (a NUMA node number)", optarg);
 			o->membind = (int)n;
 			break;
 		}
 		case '?':
 			if (optopt)
-				die_usage("%s: option needs a value or is not known here (see mbbench %s --help)",
+				die("%s: option needs a value or is not known here (see mbbench %s --help)",
 					  argv[optind - 1], spec->name);
-			die_usage("unknown option '%s' for %s (see mbbench %s --help)",
+			die("unknown option '%s' for %s (see mbbench %s --help)",
 				  argv[optind - 1], spec->name, spec->name);
 		case ':':
-			die_usage("%s needs a value", argv[optind - 1]);
+			die("%s needs a value", argv[optind - 1]);
 		default: {
 			const struct exp_opt *e;
 
 			if (c < OPT_CODE_BASE || c >= OPT_CODE_BASE + (int)nextra)
-				die("option code %d has no handler", c);
+				fail("option code %d has no handler", c);
 			e = &spec->opts[c - OPT_CODE_BASE];
 			if (opt_apply(e, optarg))
-				die_usage("bad value '%s' for --%s%s%s", optarg ? optarg : "",
+				die("bad value '%s' for --%s%s%s", optarg ? optarg : "",
 					  e->name, e->fix ? " " : "", e->fix ? e->fix : "");
 		}
 		}
@@ -339,24 +340,24 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 	free(table);
 	table = NULL;
 	if (optind < argc)
-		die_usage("unexpected argument '%s' (see mbbench %s --help)",
+		die("unexpected argument '%s' (see mbbench %s --help)",
 			  argv[optind], spec->name);
 	if (have_dur && have_it)
-		die_usage("give either --duration or --iterations, not both");
+		die("give either --duration or --iterations, not both");
 	if (have_it)
 		o->duration_s = 0;
 
 	if (o->json_path && strcmp(o->json_path, "-"))
 		o->json_path = o->json_alloc = check_output_file("--json", o->json_path, o->force);
 	if (o->json_path && o->outdir && !strcmp(o->json_path, o->outdir))
-		die_usage("--json %s is also the --output directory (give the JSON its own file name)",
+		die("--json %s is also the --output directory (give the JSON its own file name)",
 			  o->json_path);
 	if (o->json_path && !strcmp(o->json_path, "-")) {
 		/* Only the envelope goes to stdout: the table and the rest are dropped. */
 		fflush(stdout);
 		o->json_fd = dup(STDOUT_FILENO);
 		if (o->json_fd < 0 || !freopen("/dev/null", "w", stdout))
-			die("--json -: cannot redirect stdout: %m");
+			fail("--json -: cannot redirect stdout: %m");
 	}
 	if (o->outdir)
 		o->outdir = o->outdir_alloc = check_output_dir("--output", o->outdir, o->force,
@@ -370,16 +371,16 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 		same = !strcmp(in, o->json_path);
 		free(in);
 		if (same)
-			die_usage("--json %s is the %s that --output writes (give the JSON another name)",
+			die("--json %s is the %s that --output writes (give the JSON another name)",
 				  o->json_path, name);
 	}
 	if (o->membind >= 0) {
 #ifdef HAVE_LIBNUMA
 		if (numa_available() < 0 || o->membind > numa_max_node())
-			die_usage("--membind %d: no such NUMA node (see numactl -H)",
+			die("--membind %d: no such NUMA node (see numactl -H)",
 				  o->membind);
 #else
-		die_usage("--membind needs libnuma: apt-get install libnuma-dev, then reconfigure");
+		die("--membind needs libnuma: apt-get install libnuma-dev, then reconfigure");
 #endif
 	}
 
@@ -387,9 +388,9 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 		int rc = topo_load(&o->topo, err, sizeof(err));
 
 		if (rc == -2)
-			die_usage("%s", err);
-		if (rc)
 			die("%s", err);
+		if (rc)
+			fail("%s", err);
 	}
 	if (!o->threads && (spec->common & CO_THREADS)) {
 		if (threads_arg && !strcmp(threads_arg, "ncpus")) {
@@ -405,7 +406,7 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 						   0, &p, err, sizeof(err));
 
 			if (n < 0)
-				die_usage("%s", err);
+				die("%s", err);
 			o->threads = xcalloc((size_t)n, sizeof(int));
 			for (int i = 0; i < n; i++)
 				o->threads[i] = p[i].t;
@@ -422,9 +423,9 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 			if (o->threads[i] + zero_ok > maxt)
 				maxt = o->threads[i] + zero_ok;
 		if (placement_compute(o->topo, o->placement, maxt, &pl, err, sizeof(err)))
-			die_usage("%s", err);
+			die("%s", err);
 		if (placement_check_affinity(&pl, err, sizeof(err)))
-			die_usage("%s", err);
+			die("%s", err);
 		placement_free(&pl);
 	}
 }

@@ -3,7 +3,7 @@
  * disturb with a real victim: oslat or cyclictest (rt-tests) run as the
  * victim of a round, one run per phase, their --json read back into the
  * same rows as our own victims'. Process control only; the rows are
- * exp-disturb.c's.
+ * disturb-rows.c's.
  */
 #include "config.h"
 
@@ -37,7 +37,7 @@ static void refuse_cmd(char **argv, const char *fmt, ...)
 	for (int i = 0; argv && argv[i]; i++)
 		free(argv[i]);
 	free(argv);
-	die_usage("%s", msg);
+	die("%s", msg);
 }
 
 /* Split on blanks; the executable must be found now, not mid-run. */
@@ -52,7 +52,7 @@ char **disturb_split_cmd(const char *cmd, int *argc, enum role *role, char **too
 	}
 	free(copy);
 	if (!n)
-		die_usage("--victim-cmd needs a command, e.g. \"oslat -f 5\"");
+		die("--victim-cmd needs a command, e.g. \"oslat -f 5\"");
 	argv[n] = NULL;
 	if (strchr(argv[0], '/')) {
 		if (access(argv[0], X_OK))

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The parts of the disturb experiment (exp-disturb.c) shared with the
- * runner of the real rt-tests tools (disturb-tool.c): the options' state,
- * one run's context, and the helpers that write a round's rows.
+ * The parts of the disturb experiment, called one way: exp-disturb.c (the
+ * options, the columns and main) runs each round with disturb-round.c (our
+ * own victims) or disturb-tool.c (a real rt-tests tool); both write their
+ * rows with disturb-rows.c, which calls neither. Here: the options' state,
+ * one run's context, and those files' functions.
  */
 #ifndef MBBENCH_DISTURB_H
 #define MBBENCH_DISTURB_H
@@ -34,7 +36,7 @@ struct phase_data {
 	double elapsed_s;
 	struct measure me;
 	unsigned long *acks;	/* per self thread, during the phase */
-	double oncpu[64];	/* per slot: fraction of the phase it ran */
+	double *oncpu;		/* per slot of the round: fraction of the phase it ran */
 	int nsl;		/* slices taken; 0: one piece (a real tool's round) */
 	struct ipisnap sl[DISTURB_NSLICE + 1];	/* the counts at the slices' edges */
 	double sl_s[DISTURB_NSLICE];
@@ -55,6 +57,7 @@ struct run_ctx {
 	int tool_json_fd, tool_log_fd;
 };
 
+/* disturb-rows.c: a row, its counts, percentiles and CIs, and phase snapshots. */
 int disturb_row(struct run_ctx *c, const struct mechanism *m, int round,
 		const char *role, int cpu, const char *phase, const char *victim);
 /* Both phases' rows of a slot, skipped with reason. */
@@ -73,11 +76,14 @@ void disturb_snap_end(struct run_ctx *c, struct phase_data *pd, uint64_t t0);
 void disturb_phase_free(struct phase_data *pd);
 
 /*
- * --victim-cmd: split on blanks, find the executable now (not mid-run), and
+ * disturb-tool.c. --victim-cmd: split on blanks, find the executable now (not mid-run), and
  * tell oslat (foreign-rt) from cyclictest (foreign-sleep); bad input exits 2.
  */
 char **disturb_split_cmd(const char *cmd, int *argc, enum role *role, char **tool);
-/* The real tool's round: one run of the tool per phase, rows for both. */
+/* A round of our own victims (disturb-round.c): baseline then storm, rows for every slot. */
+void disturb_own_round(struct run_ctx *c, const struct mechanism *m,
+		       const struct mechanism *null_mech, int ri, const struct round *rd);
+/* The real tool's round (disturb-tool.c): one run of the tool per phase, rows for both. */
 void disturb_tool_round(struct run_ctx *c, const struct mechanism *m,
 			const struct mechanism *null_mech, int ri, const struct round *rd);
 

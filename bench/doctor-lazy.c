@@ -139,7 +139,7 @@ static void lazy_case(int which, int a, int b, int ncpus, struct lazy_res *r)
 	uint64_t cnt0, cnt1, ipis = 0, gap, t_seg, t_valid = 0, t_start;
 	double t0;
 	long regs, n = 0;
-	int counted, opened = 0;
+	int counted, opened = 0, e;
 	void *ret;
 
 	c.a = a;
@@ -183,8 +183,9 @@ static void lazy_case(int which, int a, int b, int ncpus, struct lazy_res *r)
 			 strerror(errno));
 		goto out;
 	}
-	if (pthread_create(&th, NULL, spin_on_b, &c)) {
-		snprintf(r->error, sizeof(r->error), "cannot start the spinning thread");
+	e = pthread_create(&th, NULL, spin_on_b, &c);
+	if (e) {	/* pthread_create returns its error; errno is not set */
+		snprintf(r->error, sizeof(r->error), "cannot start the spinning thread: %s", strerror(e));
 		goto out;
 	}
 	while (!atomic_load(&c.spinning))
@@ -360,10 +361,10 @@ void probe_lazy(struct finding *f, struct hostinfo *h)
 	}
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)
-		die("mmap: %s", strerror(errno));
+		fail("mmap: %s", strerror(errno));
 	/* Children start on A: one that ran on B first would leave its mm lazy there. */
 	if (sched_getaffinity(0, sizeof(saved), &saved) || doctor_pin_to(a))
-		die("cannot pin to CPU %d: %s", a, strerror(errno));
+		fail("cannot pin to CPU %d: %s", a, strerror(errno));
 	memset(best, 0, sizeof(best));
 	for (int i = 0; i < NR_CASES; i++) {
 		for (int t = 0; t < LAZY_ATTEMPTS; t++) {

@@ -124,8 +124,13 @@ void for_each_point(const struct opts *o, const struct point_ops *ops)
 void repeats_check(const struct repeats *rp, const struct opts *o)
 {
 	if (rp->ci_target && rp->max_repeat < o->repeat)
-		die_usage("--max-repeat %d is below --repeat %d (raise --max-repeat)",
+		die("--max-repeat %d is below --repeat %d (raise --max-repeat)",
 			  rp->max_repeat, o->repeat);
+}
+
+int repeats_cap(const struct repeats *rp, const struct opts *o)
+{
+	return rp->ci_target ? rp->max_repeat : o->repeat;
 }
 
 void repeats_begin(struct repeats *rp, const struct opts *o)
@@ -141,7 +146,7 @@ void repeats_begin(struct repeats *rp, const struct opts *o)
 int repeats_measure(struct repeats *rp, const struct opts *o, const struct mechanism *m)
 {
 	int err = harness_warmup(m, o->iterations ? 0.02 : o->duration_s / 10);
-	int cap = rp->ci_target ? rp->max_repeat : o->repeat;
+	int cap = repeats_cap(rp, o);
 
 	memset(rp->ns, 0, sizeof(double) * (size_t)cap);
 	rp->calls_sum = 0;
@@ -154,7 +159,6 @@ int repeats_measure(struct repeats *rp, const struct opts *o, const struct mecha
 	}
 	for (int r = 0; r < cap && !err; r++) {
 		struct measure me;
-		struct summary s;
 
 		harness_measure(m, o->iterations, o->duration_s, NULL, &me);
 		err = me.err;
@@ -163,10 +167,7 @@ int repeats_measure(struct repeats *rp, const struct opts *o, const struct mecha
 		rp->ns[r] = (double)me.ns / (double)me.calls;
 		rp->calls_sum += (double)me.calls;
 		rp->n = r + 1;
-		if (!rp->ci_target || rp->n < o->repeat || rp->n < 3)
-			continue;
-		summarize(rp->ns, rp->n, &s);
-		if (s.mean > 0 && s.ci95 <= s.mean * rp->ci_target / 100.0)
+		if (ci_target_reached(rp->ns, rp->n, o->repeat, rp->ci_target))
 			break;
 	}
 	return err;

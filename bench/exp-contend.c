@@ -209,7 +209,7 @@ static struct shared *shared_map(int nslots)
 	uint64_t *buckets;
 
 	if (sh == MAP_FAILED)
-		die("mmap: %s", strerror(errno));
+		fail("mmap: %s", strerror(errno));
 	buckets = (uint64_t *)&sh->slot[nslots];
 	for (int i = 0; i < nslots; i++) {
 		sh->slot[i].h.b = buckets + (size_t)i * HIST_BUCKETS;
@@ -242,7 +242,7 @@ static int run_once(struct run *r, int processes, double duration_s,
 		int err = pthread_create(&driver, NULL, batch_main, &batch);
 
 		if (err) /* pthread_create returns its error; errno is not set */
-			die("pthread_create: %s", strerror(err));
+			fail("pthread_create: %s", strerror(err));
 	} else {
 		kids = xcalloc((size_t)r->callers, sizeof(pid_t));
 		fflush(NULL);
@@ -340,7 +340,7 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 	char reason[256] = "", *cpus = NULL;
 	/* With a CI target: one discarded warm-up repeat, then at least
 	 * --repeat and at most --max-repeat until the CI is within it. */
-	int warm = a->rep.ci_target > 0, cap = a->rep.ci_target ? a->rep.max_repeat : o->repeat;
+	int warm = a->rep.ci_target > 0, cap = repeats_cap(&a->rep, o);
 	double *agg = xcalloc((size_t)cap, sizeof(double));
 	double per_sum = 0, per_min = 1e300, per_max = 0;
 	struct hist all;
@@ -379,11 +379,8 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 			nrep = rep + 1;
 		}
 		munmap(r.sh, shared_size(C));
-		if (ok && a->rep.ci_target && nrep >= o->repeat && nrep >= 3) {
-			summarize(agg, nrep, &s);
-			if (s.mean > 0 && s.ci95 <= s.mean * a->rep.ci_target / 100.0)
-				break;
-		}
+		if (ok && ci_target_reached(agg, nrep, o->repeat, a->rep.ci_target))
+			break;
 	}
 	row = table_add_row(t);
 	table_set_str(t, row, "mechanism", m->name);
@@ -478,7 +475,7 @@ int exp_contend_main(int argc, char **argv)
 	a.threads_mode = mode_arg == MODE_THREADS || mode_arg == MODE_BOTH;
 	a.processes_mode = mode_arg == MODE_PROCESSES || mode_arg == MODE_BOTH;
 	if (o.iterations)
-		die_usage("contend runs for a --duration (every caller at full speed); --iterations does not apply");
+		die("contend runs for a --duration (every caller at full speed); --iterations does not apply");
 	npus = topo_npus(o.topo);
 	if (!a.callers) {
 		/* Where the topology changes and powers of two, up to 2 x PUs. */
@@ -487,7 +484,7 @@ int exp_contend_main(int argc, char **argv)
 
 		a.ncallers = topo_caller_points(o.topo, o.placement, &p, err, sizeof(err));
 		if (a.ncallers < 0)
-			die_usage("%s", err);
+			die("%s", err);
 		a.callers = xcalloc((size_t)a.ncallers, sizeof(int));
 		for (int i = 0; i < a.ncallers; i++)
 			a.callers[i] = p[i].t;
@@ -504,7 +501,7 @@ int exp_contend_main(int argc, char **argv)
 
 				if (maxc >= 1)
 					snprintf(alt, sizeof(alt), ", or --callers up to %d", maxc);
-				die_usage("--spinners %d in processes mode: each caller process keeps at most 4 x CPUs / C - 1 spinners, %d at C=%d on %d CPUs (give --spinners %d or fewer%s)",
+				die("--spinners %d in processes mode: each caller process keeps at most 4 x CPUs / C - 1 spinners, %d at C=%d on %d CPUs (give --spinners %d or fewer%s)",
 					  a.spinners, S, C, npus, S, alt);
 			}
 		}

@@ -18,16 +18,10 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <pthread.h>
-#include <time.h>
-#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "disturb.h"
@@ -35,8 +29,6 @@
 #include "victim.h"
 
 #define MAX_RATE 10000000ull
-#define WARMUP_S 0.1
-#define NSLICE DISTURB_NSLICE
 
 static const struct col disturb_cols[] = {
 	{ "mechanism", COL_STR },
@@ -119,435 +111,6 @@ static int cpu_ok(void *arg, int cpu)
 	return !bad;
 }
 
-/* CPU time of a slot's thread or process so far, ns; 0 when not known. */
-static uint64_t slot_runtime(const struct team *team, int selfidx, pid_t pid)
-{
-	if (selfidx >= 0) {
-		clockid_t cid;
-		struct timespec ts;
-
-		if (pthread_getcpuclockid(team->th[selfidx], &cid) ||
-		    clock_gettime(cid, &ts))
-			return 0;
-		return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	}
-	return pid > 0 ? victim_runtime_ns(pid) : 0;
-}
-
-int disturb_row(struct run_ctx *c, const struct mechanism *m, int round,
-		const char *role, int cpu, const char *phase, const char *victim)
-{
-	struct table *t = c->t;
-	int r = table_add_row(t);
-
-	table_set_str(t, r, "mechanism", m->name);
-	table_set_int(t, r, "round", round);
-	table_set_str(t, r, "role", role);
-	table_set_int(t, r, "cpu", cpu);
-	table_set_str(t, r, "where", topo_where(c->o->topo, c->d->caller_cpu, cpu));
-	table_set_str(t, r, "phase", phase);
-	table_set_str(t, r, "victim", victim);
-	if (c->d->rate > 0)
-		table_set_num(t, r, "rate_per_s", c->d->rate);
-	return r;
-}
-
-void disturb_skip_rows(struct run_ctx *c, const struct mechanism *m, int round,
-		       const char *role, int cpu, const char *victim, const char *reason)
-{
-	static const char *const phases[] = { "baseline", "storm" };
-
-	for (int p = 0; p < 2; p++) {
-		int r = disturb_row(c, m, round, role, cpu, phases[p], victim);
-
-		row_skip(c->t, r, reason);
-	}
-}
-
-static double delta(const uint64_t *a, const uint64_t *b, int cpu)
-{
-	return (double)(b[cpu] - a[cpu]);
-}
-
-/* Storm count minus the baseline's, scaled to the storm's length, per barrier. */
-static double per_barrier(double storm, double base, double storm_s, double base_s,
-			  uint64_t barriers)
-{
-	if (!barriers || base_s <= 0)
-		return NAN;
-	return (storm - base * storm_s / base_s) / (double)barriers;
-}
-
-enum { CNT_IPIS, CNT_MB, CNT_TLB };
-
-static const uint64_t *counts_of(const struct ipisnap *s, int which)
-{
-	return which == CNT_IPIS ? s->ipis : which == CNT_MB ? s->mb : s->tlb;
-}
-
-/*
- * The 95% CI half-width of a storm's count per barrier on cpu from its
- * slices, each against the baseline's slice of the same index (so the
- * baseline's own noise is in the spread); *n is the slices used. NAN
- * without two slices that issued barriers.
- */
-static double per_barrier_ci(const struct phase_data *pd, const struct phase_data *base,
-			     int cpu, int which, int *n)
-{
-	double x[NSLICE];
-	struct summary s;
-
-	*n = 0;
-	for (int i = 0; i < pd->nsl && i < base->nsl; i++) {
-		double v = per_barrier(delta(counts_of(&pd->sl[i], which), counts_of(&pd->sl[i + 1], which), cpu),
-				       delta(counts_of(&base->sl[i], which), counts_of(&base->sl[i + 1], which), cpu),
-				       pd->sl_s[i], base->sl_s[i], pd->sl_calls[i]);
-
-		if (!isnan(v))
-			x[(*n)++] = v;
-	}
-	if (*n < 2)
-		return NAN;
-	summarize(x, *n, &s);
-	return s.ci95;
-}
-
-/*
- * A row's `repeats` is the fewest slices any of its CIs came from (its
- * counts' and its percentiles'), so compare's test never counts on more.
- */
-static void set_slices(struct table *t, int r, int n)
-{
-	const char *have = table_get(t, r, "repeats");
-
-	if (have && *have && atoi(have) < n)
-		return;
-	table_set_int(t, r, "repeats", n);
-}
-
-void disturb_counter_cells(struct run_ctx *c, int r, int cpu, struct phase_data *pd,
-			   struct phase_data *base, int storm)
-{
-	struct table *t = c->t;
-	uint64_t n = pd->me.calls;
-
-	table_set_num(t, r, "elapsed_s", pd->elapsed_s);
-	table_set_int(t, r, "barriers", storm ? (long long)n : 0);
-	table_set_str(t, r, "ipi_source", ipi_source_name(c->ic->src));
-	static const char *const cols[3][3] = {
-		{ "ipis", "ipis_per_barrier", "ipis_per_barrier_ci95" },
-		{ "mb_ipis", "mb_ipis_per_barrier", "mb_ipis_per_barrier_ci95" },
-		{ "tlb_shootdowns", "tlb_per_barrier", "tlb_per_barrier_ci95" },
-	};
-	const int have[3] = { pd->b.have_ipis, pd->b.have_mb[cpu], pd->b.have_tlb };
-
-	for (int w = CNT_IPIS; w <= CNT_TLB; w++) {
-		const uint64_t *a = counts_of(&pd->a, w), *b = counts_of(&pd->b, w);
-
-		if (!have[w])
-			continue;
-		table_set_int(t, r, cols[w][0], (long long)delta(a, b, cpu));
-		if (!storm)
-			continue;
-		table_set_num(t, r, cols[w][1],
-			      per_barrier(delta(a, b, cpu),
-					  delta(counts_of(&base->a, w), counts_of(&base->b, w), cpu),
-					  pd->elapsed_s, base->elapsed_s, n));
-		if (pd->nsl >= 2) {
-			int used;
-			double ci = per_barrier_ci(pd, base, cpu, w, &used);
-
-			if (used >= 2) {
-				set_slices(t, r, used);
-				table_set_num(t, r, cols[w][2], ci);
-			}
-		}
-	}
-	if (pd->b.have_idle)
-		table_set_int(t, r, "idle_entries", (long long)delta(pd->a.idle, pd->b.idle, cpu));
-	table_set_str(t, r, "status", "ok");
-}
-
-const double disturb_pcts[DISTURB_NPCT] = { 50, 99, 99.9 };
-
-void disturb_hist_cells(struct table *t, int r, const struct hist *h,
-			const struct pct_batches *bp)
-{
-	static const char *const ci[DISTURB_NPCT] = { "p50_ns_ci95", "p99_ns_ci95", "p999_ns_ci95" };
-
-	table_set_int(t, r, "samples", (long long)h->count);
-	if (!h->count)
-		return;
-	table_set_num(t, r, "p50_ns", hist_percentile(h, 50));
-	table_set_num(t, r, "p99_ns", hist_percentile(h, 99));
-	table_set_num(t, r, "p999_ns", hist_percentile(h, 99.9));
-	table_set_num(t, r, "max_ns", (double)h->max);
-	if (!bp || bp->n < 2)	/* no spread to take a CI from: empty cells */
-		return;
-	set_slices(t, r, bp->n);
-	for (int k = 0; k < DISTURB_NPCT; k++)
-		table_set_num(t, r, ci[k], pct_batches_ci95(bp, k));
-}
-
-/*
- * One phase of a round in NSLICE slices of the paced loop: the caller's
- * calls into caller_h (when given) with one batch of percentiles per slice
- * in *cb, and each foreign victim's new samples since the last slice as one
- * batch in vb[k] (vk[k] NULL: no victim histogram in slot k).
- */
-static void sliced_phase(struct run_ctx *c, const struct mechanism *m, double dur,
-			 struct hist *caller_h, struct pct_batches *cb, struct phase_data *pd,
-			 int n, struct victim *const *vk, int ph, struct pct_batches *vb)
-{
-	struct hist slice, snap, prev[64];
-	struct measure *me = &pd->me;
-	uint64_t t0;
-
-	memset(me, 0, sizeof(*me));
-	for (int i = 0; i <= NSLICE; i++)
-		ipisnap_init(&pd->sl[i], c->ncpus);
-	pd->nsl = 0;
-	hist_init(&slice);
-	hist_init(&snap);
-	for (int k = 0; k < n; k++)
-		if (vk[k]) {	/* only slots with a victim's histogram */
-			hist_init(&prev[k]);
-			hist_merge(&prev[k], &vk[k]->sh->h[ph]);
-		}
-	ipicount_read(c->ic, &pd->sl[0]);
-	t0 = now_ns();
-	for (int i = 0; i < NSLICE; i++) {
-		struct measure one;
-		uint64_t t1;
-
-		hist_reset(&slice);
-		harness_paced(m, c->d->rate, dur / NSLICE, caller_h ? &slice : NULL, &one);
-		ipicount_read(c->ic, &pd->sl[i + 1]);
-		t1 = now_ns();
-		pd->sl_s[i] = (double)(t1 - t0) / 1e9;
-		pd->sl_calls[i] = one.calls;
-		pd->nsl = i + 1;
-		t0 = t1;
-		me->calls += one.calls;
-		me->ns += one.ns;
-		if (!me->err)
-			me->err = one.err;
-		if (caller_h) {
-			hist_merge(caller_h, &slice);
-			pct_batches_add(cb, &slice);
-		}
-		for (int k = 0; k < n; k++) {
-			if (!vk[k])
-				continue;
-			hist_reset(&snap);	/* one reading of the growing histogram */
-			hist_merge(&snap, &vk[k]->sh->h[ph]);
-			hist_since(&slice, &snap, &prev[k]);
-			pct_batches_add(&vb[k], &slice);
-			hist_reset(&prev[k]);
-			hist_merge(&prev[k], &snap);
-		}
-		if (me->err)
-			break;
-	}
-	for (int k = 0; k < n; k++)
-		if (vk[k])
-			hist_free(&prev[k]);
-	hist_free(&slice);
-	hist_free(&snap);
-}
-
-void disturb_snap_begin(struct run_ctx *c, struct phase_data *pd, uint64_t *t0)
-{
-	ipisnap_init(&pd->a, c->ncpus);
-	ipisnap_init(&pd->b, c->ncpus);
-	ipicount_read(c->ic, &pd->a);
-	*t0 = now_ns();
-}
-
-void disturb_snap_end(struct run_ctx *c, struct phase_data *pd, uint64_t t0)
-{
-	pd->elapsed_s = (double)(now_ns() - t0) / 1e9;
-	ipicount_read(c->ic, &pd->b);
-}
-
-void disturb_phase_free(struct phase_data *pd)
-{
-	ipisnap_free(&pd->a);
-	ipisnap_free(&pd->b);
-	free(pd->acks);
-	for (int i = 0; i <= NSLICE; i++)
-		ipisnap_free(&pd->sl[i]);
-}
-
-/* A round of our own victims: baseline then storm, rows for every slot. */
-static void run_round(struct run_ctx *c, const struct mechanism *m,
-		      const struct mechanism *null_mech, int ri, const struct round *rd)
-{
-	const struct opts *o = c->o;
-	struct victim_group g = { 0 };
-	struct team team;
-	struct team_cfg cfg = { 0 };
-	struct placement pl = { 0 };
-	enum behaviour behs[64];
-	int selfidx[64], nself = 0;
-	char reason[64][256];
-	int failed[64] = { 0 };
-	pid_t vpid[64] = { 0 };
-	struct phase_data pd[2];
-	struct hist caller_h;
-	struct pct_batches cb, vb[2][64];
-	struct victim *vk[64] = { 0 };
-	struct watchdog *wd;
-	const double dur = o->duration_s;
-	char err[256];
-	uint64_t t0;
-
-	memset(pd, 0, sizeof(pd));
-	/* Fork the foreign victims while this process has one thread. */
-	for (int k = 0; k < rd->n; k++) {
-		selfidx[k] = -1;
-		if (role_is_foreign(rd->s[k].role) &&
-		    victim_start(&g, rd->s[k].role, rd->s[k].cpu, c->d->rt_prio,
-				 WARMUP_S + 2 * dur + 5, reason[k], sizeof(reason[k])))
-			failed[k] = 1;
-		if (rd->s[k].role == ROLE_SELF_SPIN || rd->s[k].role == ROLE_SELF_SLEEP) {
-			behs[nself] = rd->s[k].role == ROLE_SELF_SPIN ? BEH_SPIN : BEH_SLEEP;
-			selfidx[k] = nself++;
-		}
-	}
-	wd = watchdog_arm(&g, WARMUP_S + 2 * dur + 10);
-	pl.n = nself + 1;
-	pl.pu_os = xcalloc((size_t)pl.n, sizeof(int));
-	pl.pu_logical = xcalloc((size_t)pl.n, sizeof(int));
-	pl.pu_os[0] = c->d->caller_cpu;
-	for (int k = 0; k < rd->n; k++)
-		if (selfidx[k] >= 0)
-			pl.pu_os[selfidx[k] + 1] = rd->s[k].cpu;
-	cfg.topo = o->topo;
-	cfg.pl = &pl;
-	cfg.beh = BEH_SPIN;
-	cfg.behs = behs;
-	cfg.other_process = 0;
-	cfg.mech = m;
-	if (team_start(&team, &cfg, err, sizeof(err))) {
-		watchdog_cancel(wd);
-		victim_stop_all(&g);
-		for (int k = 0; k < rd->n; k++)
-			disturb_skip_rows(c, m, ri, role_name(rd->s[k].role), rd->s[k].cpu, "mbbench", err);
-		disturb_skip_rows(c, m, ri, "caller", c->d->caller_cpu, "mbbench", err);
-		goto out;
-	}
-	hist_init(&caller_h);
-	pct_batches_init(&cb, disturb_pcts, DISTURB_NPCT, NSLICE);
-	for (int k = 0; k < rd->n; k++) {
-		for (int p = 0; p < 2; p++)
-			pct_batches_init(&vb[p][k], disturb_pcts, DISTURB_NPCT, NSLICE);
-		for (int i = 0; i < g.nv; i++)
-			if (!failed[k] && g.v[i].cpu == rd->s[k].cpu && g.v[i].sh &&
-			    (rd->s[k].role == ROLE_FOREIGN_RT || rd->s[k].role == ROLE_FOREIGN_SLEEP))
-				vk[k] = &g.v[i];
-	}
-	harness_warmup(m, 0.02);
-	usleep((useconds_t)(WARMUP_S * 1e6));
-	for (int k = 0; k < rd->n; k++)
-		for (int i = 0; i < g.nv; i++)
-			if (g.v[i].cpu == rd->s[k].cpu && g.v[i].sh)
-				vpid[k] = g.v[i].pid;
-	for (int p = 0; p < 2; p++) {
-		uint64_t rt0[64];
-
-		victim_phase(&g, p ? VPH_STORM : VPH_BASELINE);
-		pd[p].acks = xcalloc((size_t)(nself + 1), sizeof(unsigned long));
-		for (int i = 0; i < nself; i++)
-			pd[p].acks[i] = mech_signal_acks(i);
-		for (int k = 0; k < rd->n; k++)
-			rt0[k] = slot_runtime(&team, selfidx[k], vpid[k]);
-		disturb_snap_begin(c, &pd[p], &t0);
-		/* Baseline: the same paced loop without a barrier. */
-		sliced_phase(c, p ? m : null_mech, dur, p ? &caller_h : NULL, &cb, &pd[p],
-			     rd->n, vk, p ? VPH_STORM : VPH_BASELINE, vb[p]);
-		disturb_snap_end(c, &pd[p], t0);
-		for (int k = 0; k < rd->n; k++) {
-			uint64_t rt1 = slot_runtime(&team, selfidx[k], vpid[k]);
-
-			pd[p].oncpu[k] = rt0[k] && rt1 ? (double)(rt1 - rt0[k]) / 1e9 / pd[p].elapsed_s : NAN;
-		}
-		for (int i = 0; i < nself; i++)
-			pd[p].acks[i] = mech_signal_acks(i) - pd[p].acks[i];
-	}
-	victim_phase(&g, VPH_STOP);
-	team_stop(&team);
-	watchdog_cancel(wd);
-	victim_stop_all(&g);
-
-	for (int p = 0; p < 2; p++) {
-		const char *ph = p ? "storm" : "baseline";
-		int r;
-
-		for (int k = 0; k < rd->n; k++) {
-			enum role role = rd->s[k].role;
-			int cpu = rd->s[k].cpu;
-			struct victim *v = NULL;
-
-			if (failed[k]) {
-				if (!p)
-					disturb_skip_rows(c, m, ri, role_name(role), cpu, "mbbench", reason[k]);
-				continue;
-			}
-			for (int i = 0; i < g.nv; i++)
-				if (g.v[i].cpu == cpu && g.v[i].sh)
-					v = &g.v[i];
-			r = disturb_row(c, m, ri, role_name(role), cpu, ph,
-					role == ROLE_IDLE ? "" : "mbbench");
-			disturb_counter_cells(c, r, cpu, &pd[p], &pd[0], p);
-			if (pd[p].me.err) {
-				snprintf(err, sizeof(err), "barrier failed: %s", strerror(-pd[p].me.err));
-				row_skip(c->t, r, err);
-			}
-			if (selfidx[k] >= 0 && !strcmp(m->name, "signal"))
-				table_set_int(c->t, r, "signals", (long long)pd[p].acks[selfidx[k]]);
-			if (role_is_foreign(role) && v)
-				table_set_str(c->t, r, "policy", v->sh->policy);
-			else if (role != ROLE_IDLE)
-				table_set_str(c->t, r, "policy", "SCHED_OTHER");
-			if ((role == ROLE_FOREIGN_RT || role == ROLE_FOREIGN_SLEEP) && v) {
-				const struct hist *vh = &v->sh->h[p ? VPH_STORM : VPH_BASELINE];
-
-				disturb_hist_cells(c->t, r, vh, &vb[p][k]);
-				/* No sample is no measurement: its CPU never ran it. */
-				if (!vh->count && !pd[p].me.err)
-					row_skip(c->t, r, "the victim took no sample in this phase: its CPU never ran it (host too busy; retry on a quieter host)");
-			}
-			if (role != ROLE_IDLE)
-				table_set_num(c->t, r, "oncpu_fraction", pd[p].oncpu[k]);
-		}
-		r = disturb_row(c, m, ri, "caller", c->d->caller_cpu, ph, "mbbench");
-		disturb_counter_cells(c, r, c->d->caller_cpu, &pd[p], &pd[0], p);
-		table_set_str(c->t, r, "policy", "SCHED_OTHER");
-		if (p)
-			disturb_hist_cells(c->t, r, &caller_h, &cb);
-		if (pd[p].me.err) {
-			snprintf(err, sizeof(err), "barrier failed: %s", strerror(-pd[p].me.err));
-			row_skip(c->t, r, err);
-		}
-	}
-	if (c->d->rate > 0 && pd[1].me.calls < 0.9 * c->d->rate * dur)
-		results_note(c->res, "%s round %d: %llu barriers in %.2f s, below the %.0f/s asked: each call takes longer than the period",
-			     m->name, ri, (unsigned long long)pd[1].me.calls, pd[1].elapsed_s, c->d->rate);
-	hist_free(&caller_h);
-	pct_batches_free(&cb);
-	for (int k = 0; k < rd->n; k++)
-		for (int p = 0; p < 2; p++)
-			pct_batches_free(&vb[p][k]);
-	disturb_phase_free(&pd[0]);
-	disturb_phase_free(&pd[1]);
-out:
-	for (int i = 0; i < g.nv; i++)
-		victim_shared_free(g.v[i].sh);
-	free(g.v);
-	free(pl.pu_os);
-	free(pl.pu_logical);
-}
 
 int exp_disturb_main(int argc, char **argv)
 {
@@ -591,7 +154,7 @@ int exp_disturb_main(int argc, char **argv)
 	struct table t;
 	struct results res;
 	struct round *rounds;
-	int nrounds, point = 0, targets[64 * 2], ntargets = 0;
+	int nrounds, point = 0, *targets, ntargets = 0, nslots = 1;
 	const struct mechanism *null_mech = mech_find("null");
 	enum role tool_role = ROLE_IDLE;
 	struct ipicount ic;
@@ -601,7 +164,7 @@ int exp_disturb_main(int argc, char **argv)
 	opts_parse(argc, argv, &spec, &o);
 	d.src = (enum ipi_source)src;
 	if (o.iterations)
-		die_usage("disturb runs for --duration; --iterations is not used here");
+		die("disturb runs for --duration; --iterations is not used here");
 	memset(&c, 0, sizeof(c));
 	if (d.victim_cmd) {
 		char *tool;
@@ -609,7 +172,7 @@ int exp_disturb_main(int argc, char **argv)
 		c.tool_argv = disturb_split_cmd(d.victim_cmd, &c.tool_argc, &tool_role, &tool);
 		c.tool = tool;
 		if (o.duration_s < 1)
-			die_usage("--victim-cmd: rt-tests count whole seconds; give --duration 1 or more");
+			die("--victim-cmd: rt-tests count whole seconds; give --duration 1 or more");
 	}
 	{
 		struct dplan_in in = {
@@ -622,19 +185,23 @@ int exp_disturb_main(int argc, char **argv)
 
 		nrounds = disturb_plan(&in, &rounds, err, sizeof(err));
 		if (nrounds == DPLAN_USAGE)
-			die_usage("%s", err);
-		if (nrounds < 0)
 			die("%s", err);
+		if (nrounds < 0)
+			fail("%s", err);
 		d.caller_cpu = in.caller_cpu;
 		d.in_turn = in.in_turn;
 	}
+	/* The CPUs whose IPIs are counted: every slot's (once), and the caller's. */
+	for (int i = 0; i < nrounds; i++)
+		nslots += rounds[i].n;
+	targets = xcalloc((size_t)nslots, sizeof(int));
 	for (int i = 0; i < nrounds; i++)
 		for (int k = 0; k < rounds[i].n; k++) {
 			int dup = 0;
 
 			for (int j = 0; j < ntargets; j++)
 				dup |= targets[j] == rounds[i].s[k].cpu;
-			if (!dup && ntargets < 64 * 2 - 1)
+			if (!dup)
 				targets[ntargets++] = rounds[i].s[k].cpu;
 		}
 	targets[ntargets++] = d.caller_cpu;
@@ -651,7 +218,7 @@ int exp_disturb_main(int argc, char **argv)
 	}
 	ipicount_open(&ic, c.ncpus, d.src, targets, ntargets);
 	if (d.src == IPI_SRC_TRACEPOINT && ic.src != IPI_SRC_TRACEPOINT)
-		die_usage("--ipi-source tracepoint: %s (run as root or with CAP_PERFMON and tracefs mounted, or use --ipi-source auto)",
+		die("--ipi-source tracepoint: %s (run as root or with CAP_PERFMON and tracefs mounted, or use --ipi-source auto)",
 			  ic.src_why);
 	if (ic.mount_note[0])
 		results_note(&res, "%s", ic.mount_note);
@@ -670,7 +237,7 @@ int exp_disturb_main(int argc, char **argv)
 		c.tool_json_fd = memfd_create("mbbench-victim.json", 0);
 		c.tool_log_fd = memfd_create("mbbench-victim.log", 0);
 		if (c.tool_json_fd < 0 || c.tool_log_fd < 0)
-			die("--victim-cmd: memfd_create: %m");
+			fail("--victim-cmd: memfd_create: %m");
 	}
 	results_note(&res, "IPI counts from %s%s%s", ipi_source_name(ic.src),
 		     ic.src_why[0] ? ": " : "", ic.src_why);
@@ -713,7 +280,7 @@ int exp_disturb_main(int argc, char **argv)
 			if (rounds[i].tool)
 				disturb_tool_round(&c, m, null_mech, i, &rounds[i]);
 			else
-				run_round(&c, m, null_mech, i, &rounds[i]);
+				disturb_own_round(&c, m, null_mech, i, &rounds[i]);
 		}
 		if (m->teardown)
 			m->teardown(m);
@@ -741,6 +308,7 @@ int exp_disturb_main(int argc, char **argv)
 	free(c.tool_argv);
 	free((void *)c.tool);
 	free(rounds);
+	free(targets);
 	table_free(&t);
 	opts_free(&o);
 	return 0;

@@ -130,7 +130,7 @@ static double ser_run(struct ser_res *r, const int *cpu, int both)
 	for (int i = 0; i < 2; i++) {
 		pid[i] = fork();
 		if (pid[i] < 0)
-			die("fork: %s", strerror(errno));
+			fail("fork: %s", strerror(errno));
 		if (pid[i] == 0) {
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			alarm(10);
@@ -170,7 +170,7 @@ static void probe_serialization(struct finding *f, struct hostinfo *h)
 		return;
 	}
 	if (sched_getaffinity(0, sizeof(set), &set))
-		die("sched_getaffinity: %s", strerror(errno));
+		fail("sched_getaffinity: %s", strerror(errno));
 	for (int c = 0; c < CPU_SETSIZE && n < 4; c++)
 		if (CPU_ISSET(c, &set))
 			cpu[n++] = c;
@@ -184,7 +184,7 @@ static void probe_serialization(struct finding *f, struct hostinfo *h)
 	}
 	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (r == MAP_FAILED)
-		die("mmap: %s", strerror(errno));
+		fail("mmap: %s", strerror(errno));
 	for (int rep = 0; rep < 2; rep++) {
 		double a1 = ser_run(r, cpu, 0), b1 = a1 < 0 ? -1 : ser_run(r, cpu, 1);
 

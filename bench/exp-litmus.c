@@ -21,6 +21,7 @@
 #include "experiment.h"
 #include "litmus.h"
 #include "results.h"
+#include "strbuf.h"
 #include "util.h"
 
 static const struct col litmus_cols[] = {
@@ -57,22 +58,19 @@ static int heavy(const struct mechanism *m)
 	return strcmp(m->name, "fence") && strcmp(m->name, "null");
 }
 
-static char *pairing_names(void)
+/* Built once, as long as the pairings need, and kept. */
+static const char *pairing_names(void)
 {
-	static char buf[1024];
+	static struct strbuf b = STRBUF_INIT;
 
-	if (!buf[0]) {
-		for (size_t i = 0; i < NFIXED; i++) {
-			strcat(buf, i ? ", " : "");
-			strcat(buf, fixed[i].name);
-		}
+	if (!b.s) {
+		for (size_t i = 0; i < NFIXED; i++)
+			strbuf_addf(&b, "%s%s", i ? ", " : "", fixed[i].name);
 		for (size_t i = 0; i < nr_mechanisms; i++)
-			if (heavy(mechanisms[i])) {
-				strcat(buf, ", ");
-				strcat(buf, mechanisms[i]->name);
-			}
+			if (heavy(mechanisms[i]))
+				strbuf_addf(&b, ", %s", mechanisms[i]->name);
 	}
-	return buf;
+	return strbuf_str(&b);
 }
 
 static void add_pairing(struct litmus_pairing *out, int *n,
@@ -113,7 +111,7 @@ static int parse_pairings(const char *arg, struct litmus_pairing *out)
 		if (!p.name) {
 			m = mech_find(tok);
 			if (!m || !heavy(m))
-				die_usage("unknown --pairing '%s' (valid: %s, all)", tok,
+				die("unknown --pairing '%s' (valid: %s, all)", tok,
 					  pairing_names());
 			p.name = m->name;
 			p.mech = m;
@@ -122,7 +120,7 @@ static int parse_pairings(const char *arg, struct litmus_pairing *out)
 	}
 	free(copy);
 	if (!n)
-		die_usage("--pairing needs at least one name (valid: %s, all)",
+		die("--pairing needs at least one name (valid: %s, all)",
 			  pairing_names());
 	return n;
 }
@@ -199,7 +197,7 @@ int exp_litmus_main(int argc, char **argv)
 	n = parse_pairings(pairing_arg ? pairing_arg : "all", pairs);
 	if (placement_compute(o.topo, o.placement, 2, &pl, err, sizeof(err)) ||
 	    placement_check_affinity(&pl, err, sizeof(err)))
-		die_usage("%s", err);
+		die("%s", err);
 	o.nmechs = 0;
 	table_init(&t, litmus_cols, (int)(sizeof(litmus_cols) / sizeof(litmus_cols[0])));
 	results_begin(&res, &o, &t);

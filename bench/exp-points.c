@@ -80,7 +80,7 @@ static void print_list(hwloc_topology_t topo, const struct tpoint *p, int n,
 
 		topo_point_why(p[i].why, why, sizeof(why));
 		if (placement_compute(topo, policy, p[i].t, &pl, err, sizeof(err)))
-			die_usage("%s", err);
+			die("%s", err);
 		placement_relations(topo, &pl, 0, pl.n, &r);
 		if (csv) {
 			printf("%s,%d,%s,%d,%d,%d,%d,%d\n", list, p[i].t, why, r.same_core,
@@ -120,7 +120,7 @@ int exp_points_main(int argc, char **argv)
 			return 0;
 		case 'f':
 			if (strcmp(optarg, "human") && strcmp(optarg, "csv") && strcmp(optarg, "xml"))
-				die_usage("unknown --format '%s' (use human, csv or xml)", optarg);
+				die("unknown --format '%s' (use human, csv or xml)", optarg);
 			csv = !strcmp(optarg, "csv");
 			xml = !strcmp(optarg, "xml");
 			break;
@@ -128,7 +128,7 @@ int exp_points_main(int argc, char **argv)
 			if (strcmp(optarg, "threads") && strcmp(optarg, "callers") &&
 			    strcmp(optarg, "npus") && strcmp(optarg, "disturb-rounds") &&
 			    strcmp(optarg, "distance-levels"))
-				die_usage("unknown --list '%s' (use threads, callers, npus, disturb-rounds or distance-levels)",
+				die("unknown --list '%s' (use threads, callers, npus, disturb-rounds or distance-levels)",
 					  optarg);
 			list = optarg;
 			break;
@@ -136,40 +136,40 @@ int exp_points_main(int argc, char **argv)
 			policy = optarg;
 			break;
 		case ':':
-			die_usage("%s needs a value", argv[optind - 1]);
+			die("%s needs a value", argv[optind - 1]);
 		default:
-			die_usage("unknown option '%s' for points (see mbbench points --help)",
+			die("unknown option '%s' for points (see mbbench points --help)",
 				  argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		die_usage("unexpected argument '%s' (see mbbench points --help)", argv[optind]);
+		die("unexpected argument '%s' (see mbbench points --help)", argv[optind]);
 	if (xml && list)
-		die_usage("--format xml prints the topology only: drop --list");
+		die("--format xml prints the topology only: drop --list");
 	rc = xml ? topo_load_whole(&topo, err, sizeof(err)) : topo_load(&topo, err, sizeof(err));
 	if (rc == -2)
-		die_usage("%s", err);
-	if (rc)
 		die("%s", err);
+	if (rc)
+		fail("%s", err);
 	if (xml) {
 		char *buf = NULL;
 		int n = 0;
 
 		if (hwloc_topology_export_xmlbuffer(topo, &buf, &n, 0))
-			die("hwloc cannot export the topology as XML");
+			fail("hwloc cannot export the topology as XML");
 		rc = fwrite(buf, 1, n > 0 ? (size_t)n - 1 : 0, stdout) == (n > 0 ? (size_t)n - 1 : 0);
 		hwloc_free_xmlbuffer(topo, buf);
 		hwloc_topology_destroy(topo);
 		if (!rc || fflush(stdout))
-			die("cannot write the XML: %s", strerror(errno));
+			fail("cannot write the XML: %s", strerror(errno));
 		return 0;
 	}
 	nt = topo_thread_points(topo, policy, topo_npus(topo), 1, &tp, err, sizeof(err));
 	if (nt < 0)
-		die_usage("%s", err);
+		die("%s", err);
 	nc = topo_caller_points(topo, policy, &cp, err, sizeof(err));
 	if (nc < 0)
-		die_usage("%s", err);
+		die("%s", err);
 	if (list) {
 		char *s = NULL;
 

@@ -72,10 +72,10 @@ static int parse_schemes(const char *arg, int allow_broken,
 		const struct rcu_scheme *s = rcu_scheme_find(tok);
 
 		if (!s)
-			die_usage("unknown --scheme '%s' (valid: %s, all)", tok,
+			die("unknown --scheme '%s' (valid: %s, all)", tok,
 				  rcu_scheme_names(0));
 		if (rcu_scheme_is_broken(s) && !allow_broken)
-			die_usage("--scheme %s is deliberately broken: only with --allow-broken (tests)",
+			die("--scheme %s is deliberately broken: only with --allow-broken (tests)",
 				  tok);
 		for (int i = 0; i < n; i++)
 			if (out[i] == s)
@@ -85,7 +85,7 @@ static int parse_schemes(const char *arg, int allow_broken,
 	}
 	free(copy);
 	if (!n)
-		die_usage("--scheme needs at least one name (valid: %s, all)",
+		die("--scheme needs at least one name (valid: %s, all)",
 			  rcu_scheme_names(0));
 	return n;
 }
@@ -195,9 +195,9 @@ int exp_rcu_main(int argc, char **argv)
 
 	opts_parse(argc, argv, &spec, &o);
 	repeats_check(&rp, &o);
-	cap = rp.ci_target ? rp.max_repeat : o.repeat;
+	cap = repeats_cap(&rp, &o);
 	if (o.iterations)
-		die_usage("rcu runs for a time: use --duration, not --iterations");
+		die("rcu runs for a time: use --duration, not --iterations");
 	schemes = xcalloc(nr_rcu_schemes, sizeof(*schemes));
 	nschemes = parse_schemes(a.schemes ? a.schemes : "all", a.allow_broken, schemes);
 	/* The seed ran 6 readers and 2 writers on 8 CPUs: keep that 3:1 split. */
@@ -206,7 +206,7 @@ int exp_rcu_main(int argc, char **argv)
 	R = a.readers ? a.readers : (ncpus - W > 1 ? ncpus - W : 1);
 	if (placement_compute(o.topo, o.placement, R + W, &pl, err, sizeof(err)) ||
 	    placement_check_affinity(&pl, err, sizeof(err)))
-		die_usage("%s", err);
+		die("%s", err);
 	o.nmechs = 0;	/* params: the schemes are in the points */
 	opts_apply_membind(&o);
 	table_init(&t, rcu_cols, (int)(sizeof(rcu_cols) / sizeof(rcu_cols[0])));
@@ -258,13 +258,10 @@ int exp_rcu_main(int argc, char **argv)
 			writes += (double)rr.writes;
 			secs += (double)rr.ns / 1e9;
 			n = r + 1;
-			if (rp.ci_target && n >= o.repeat && n >= 3) {
-				summarize(rps, n, &sr);
-				summarize(wps, n, &sw);
-				if (sr.ci95 <= sr.mean * rp.ci_target / 100.0 &&
-				    sw.ci95 <= sw.mean * rp.ci_target / 100.0)
-					break;
-			}
+			/* Both rates within the target. */
+			if (ci_target_reached(rps, n, o.repeat, rp.ci_target) &&
+			    ci_target_reached(wps, n, o.repeat, rp.ci_target))
+				break;
 		}
 		if (!ok) {
 			row_skip(&t, row, reason);

@@ -73,7 +73,8 @@ void for_each_point(const struct opts *o, const struct point_ops *ops);
 struct results;
 
 /*
- * The repeats of one point, shared by calls and distance: exactly --repeat
+ * The repeats of one point, shared by calls and distance (contend and rcu
+ * use the same options, repeats_cap and ci_target_reached): exactly --repeat
  * times, or with --ci-target PCT until the 95% CI half-width of ns/call is
  * within PCT% of the mean (at least --repeat and 3 times, at most
  * --max-repeat), after one warm-up repeat that is discarded.
@@ -96,6 +97,8 @@ struct repeats {
 #define REPEATS_INIT { .max_repeat = 30 }
 /* After opts_parse: a --max-repeat below --repeat is bad input (exit 2). */
 void repeats_check(const struct repeats *rp, const struct opts *o);
+/* The most repeats of a point: --max-repeat with --ci-target, else --repeat. */
+int repeats_cap(const struct repeats *rp, const struct opts *o);
 /* repeats_check, then room for the repeats of one point. */
 void repeats_begin(struct repeats *rp, const struct opts *o);
 /* The cells ci_target_pct, ci_achieved_pct, ci_target_met of a row whose

@@ -8,26 +8,28 @@
 
 #include "output.h"
 
-#define HOSTINFO_MAX 64
-
+/* The facts, in order; the arrays grow (start from a zeroed struct). */
 struct hostinfo {
-	int n;
-	const char *key[HOSTINFO_MAX];
-	char *val[HOSTINFO_MAX];
-	char *src[HOSTINFO_MAX];	/* where the value came from, or NULL */
+	int n, cap;
+	const char **key;
+	char **val;
+	char **src;	/* where the value came from, or NULL */
 };
 
-/* Add a fact and where it came from (NULL: obvious from the key). */
+/* hostinfo.c: the list. Add a fact and where it came from (NULL: obvious from the key). */
 void hostinfo_add(struct hostinfo *h, const char *key, const char *val, const char *src);
-/* The facts that change the numbers (hostfacts.c): RCU, isolation, preemption, ... */
-void hostfacts_collect(struct hostinfo *h);
-/* A path under $MBBENCH_SYSROOT when set (tests fake /sys and /proc there). */
-const char *host_path(const char *path, char *buf, size_t len);
-
-void hostinfo_collect(struct hostinfo *h, hwloc_topology_t topo);
 const char *hostinfo_get(const struct hostinfo *h, const char *key);
 void hostinfo_human(const struct hostinfo *h, FILE *f, const char *prefix);
 void hostinfo_json(const struct hostinfo *h, struct json *j, const char *key);
 void hostinfo_free(struct hostinfo *h);
+
+/*
+ * hostfacts.c: taking them. Every fact of this host, the machine's and the
+ * settings that change the numbers (RCU, isolation, preemption, ...), into
+ * a fresh h.
+ */
+void hostinfo_collect(struct hostinfo *h, hwloc_topology_t topo);
+/* A path under $MBBENCH_SYSROOT when set (tests fake /sys and /proc there). */
+const char *host_path(const char *path, char *buf, size_t len);
 
 #endif

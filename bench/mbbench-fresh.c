@@ -27,11 +27,11 @@ int main(int argc, char **argv)
 	if (argc != 6 || parse_u64(argv[1], 0, 1024, &fd) ||
 	    !(m = mech_find(argv[2])) || parse_u64(argv[3], 0, 4095, &nother) ||
 	    behaviour_parse(argv[5], &beh))
-		die_usage("internal helper of mbbench register; not for direct use");
+		die("internal helper of mbbench register; not for direct use");
 	reg = membarrier_register_cmd(m->membarrier_cmd);
 	if (!reg)
-		die_usage("%s needs no registration", m->name);
+		die("%s needs no registration", m->name);
 	if (topo_load(&topo, err, sizeof(err)))
-		die("%s", err);
+		fail("%s", err);
 	register_child(topo, argv[4], beh, m, reg, (int)nother, (int)fd);
 }

@@ -17,6 +17,7 @@
 
 #include "experiment.h"
 #include "paths.h"
+#include "strbuf.h"
 #include "util.h"
 
 static const struct experiment experiments[] = {
@@ -98,12 +99,12 @@ static int run_helper(const char *name, int python, char **argv)
 	snprintf(prog, sizeof(prog), "mbbench-%s", name);
 	path = helper_require(prog);
 	if (self && setenv("MBBENCH", self, 1))
-		die("setenv: %s", strerror(errno));
+		fail("setenv: %s", strerror(errno));
 	if (python) {
 		sigset_t set;
 
 		if (!on_path("python3"))
-			die("%s needs python3, which is not installed or not on PATH (apt-get install python3)",
+			fail("%s needs python3, which is not installed or not on PATH (apt-get install python3)",
 			    name);
 		sigemptyset(&set);
 		sigaddset(&set, SIGINT);
@@ -113,14 +114,14 @@ static int run_helper(const char *name, int python, char **argv)
 	}
 	argv[0] = prog;
 	execv(path, argv);
-	die("cannot run %s: %s", path, strerror(errno));
+	fail("cannot run %s: %s", path, strerror(errno));
 }
 
 int main(int argc, char **argv)
 {
 	check_stdout_at_exit();
 	if (argc < 2)
-		die_usage("give a subcommand, e.g. mbbench sweep (mbbench --help lists them)");
+		die("give a subcommand, e.g. mbbench sweep (mbbench --help lists them)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
@@ -128,7 +129,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		if (argc > 2)
-			die_usage("%s takes no arguments, got '%s'", argv[1], argv[2]);
+			die("%s takes no arguments, got '%s'", argv[1], argv[2]);
 		printf("mbbench (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 		return 0;
 	}
@@ -146,16 +147,12 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], helpers[i].name))
 			return run_helper(helpers[i].name, helpers[i].python, argv + 1);
 	{
-		char names[512] = "";
+		static struct strbuf names = STRBUF_INIT;	/* still held at exit */
 
-		for (size_t i = 0; i < NEXP; i++) {
-			strcat(names, i ? ", " : "");
-			strcat(names, experiments[i].name);
-		}
-		for (size_t i = 0; i < NHELPERS; i++) {
-			strcat(names, ", ");
-			strcat(names, helpers[i].name);
-		}
-		die_usage("unknown subcommand '%s' (valid: %s)", argv[1], names);
+		for (size_t i = 0; i < NEXP; i++)
+			strbuf_addf(&names, "%s%s", i ? ", " : "", experiments[i].name);
+		for (size_t i = 0; i < NHELPERS; i++)
+			strbuf_addf(&names, ", %s", helpers[i].name);
+		die("unknown subcommand '%s' (valid: %s)", argv[1], strbuf_str(&names));
 	}
 }

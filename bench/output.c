@@ -42,7 +42,7 @@ static int col_index(const struct table *t, const char *col)
 	for (int c = 0; c < t->ncols; c++)
 		if (!strcmp(t->cols[c].name, col))
 			return c;
-	die("internal error: no column %s", col);
+	fail("internal error: no column %s", col);
 }
 
 static void set_cell(struct table *t, int row, const char *col, char *v)
@@ -229,7 +229,7 @@ static void json_open(struct json *j, const char *key, char c)
 	json_key(j, key);
 	fputc(c, j->f);
 	if (j->depth + 1 >= (int)(sizeof(j->first) / sizeof(j->first[0])))
-		die("internal error: JSON nested too deep");
+		fail("internal error: JSON nested too deep");
 	j->first[++j->depth] = 1;
 }
 

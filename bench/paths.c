@@ -59,7 +59,7 @@ const char *helper_require(const char *name)
 	const char *p = helper_find(name, looked, sizeof(looked));
 
 	if (!p)
-		die("%s is missing: looked for %s (a broken installation: run make install, or reinstall the package)",
+		fail("%s is missing: looked for %s (a broken installation: run make install, or reinstall the package)",
 		    name, looked);
 	return p;
 }

@@ -34,7 +34,7 @@ static void other_main(void *arg, int i)
 }
 
 /* The sample says why nothing was timed; the parent skips the row. */
-__attribute__((noreturn)) static void fail(struct sample *s, int fd, int err)
+__attribute__((noreturn)) static void send_failure(struct sample *s, int fd, int err)
 {
 	s->err = err;
 	if (write(fd, s, sizeof(*s)) != (ssize_t)sizeof(*s))
@@ -77,12 +77,12 @@ void register_child(hwloc_topology_t topo, const char *placement, enum behaviour
 	if (topo_bind_self(topo, pl.pu_os[0])) {
 		snprintf(s.why, sizeof(s.why), "cannot bind the caller to CPU %d: %s",
 			 pl.pu_os[0], strerror(errno));
-		fail(&s, fd, errno ? errno : EINVAL);
+		send_failure(&s, fd, errno ? errno : EINVAL);
 	}
 	s.create_before_ns = create_cost();
 	if (spawn_pinned(&others, topo, pl.pu_os + 1, nother, NULL, other_main, &beh,
 			 s.why, sizeof(s.why)))
-		fail(&s, fd, EINVAL);
+		send_failure(&s, fd, EINVAL);
 	usleep(2000);	/* let them start running or block */
 	{
 		/* Refuse to time a registration that is already done. */
@@ -92,7 +92,7 @@ void register_child(hwloc_topology_t topo, const char *placement, enum behaviour
 		if (regs > 0 && (regs & reg)) {
 			snprintf(s.why, sizeof(s.why),
 				 "the measuring process was already registered (0x%lx)", regs);
-			fail(&s, fd, EALREADY);
+			send_failure(&s, fd, EALREADY);
 		}
 	}
 	t0 = now_ns();

@@ -8,7 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "outpath.h"
 #include "results.h"
+#include "strbuf.h"
 #include "util.h"
 
 void results_begin(struct results *r, const struct opts *o, struct table *points)
@@ -19,40 +21,44 @@ void results_begin(struct results *r, const struct opts *o, struct table *points
 	utc_now(r->start, sizeof(r->start));
 }
 
+/* Room for one more element in *arr (of n, *cap allocated). */
+static void *grow(void *arr, int n, int *cap, size_t size)
+{
+	if (n < *cap)
+		return arr;
+	*cap = *cap ? *cap * 2 : 8;
+	return xrealloc(arr, (size_t)*cap * size);
+}
+
 void results_add_table(struct results *r, const char *name, struct table *t)
 {
-	if (r->nextra < 4) {
-		r->extra_name[r->nextra] = name;
-		r->extra[r->nextra++] = t;
-	}
+	r->extra = grow(r->extra, r->nextra, &r->cap_extra, sizeof(*r->extra));
+	r->extra[r->nextra].name = name;
+	r->extra[r->nextra++].t = t;
 }
 
 void results_derived(struct results *r, const char *key, double v, const char *fmt, ...)
 {
+	struct results_derived *d;
 	va_list ap;
-	char buf[512];
 
-	if (r->nderived >= 8)
-		return;
+	r->derived = grow(r->derived, r->nderived, &r->cap_derived, sizeof(*r->derived));
+	d = &r->derived[r->nderived++];
+	d->key = key;
+	d->val = v;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	d->text = xvasprintf(fmt, ap);
 	va_end(ap);
-	r->derived_key[r->nderived] = key;
-	r->derived_val[r->nderived] = v;
-	r->derived_text[r->nderived++] = xstrdup(buf);
 }
 
 void results_note(struct results *r, const char *fmt, ...)
 {
 	va_list ap;
-	char buf[512];
 
-	if (r->nnotes >= 64)
-		return;
+	r->notes = grow(r->notes, r->nnotes, &r->cap_notes, sizeof(*r->notes));
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	r->notes[r->nnotes++] = xvasprintf(fmt, ap);
 	va_end(ap);
-	r->notes[r->nnotes++] = xstrdup(buf);
 }
 
 static void params_json(const struct opts *o, struct json *j)
@@ -99,16 +105,16 @@ static void write_envelope(struct results *r, FILE *f, const struct hostinfo *h)
 	params_json(r->o, &j);
 	json_table(&j, "points", r->points);
 	for (int i = 0; i < r->nextra; i++)
-		json_table(&j, r->extra_name[i], r->extra[i]);
+		json_table(&j, r->extra[i].name, r->extra[i].t);
 	json_begin_object(&j, "derived");
 	for (int i = 0; i < r->nderived; i++)
-		json_num(&j, r->derived_key[i], r->derived_val[i]);
+		json_num(&j, r->derived[i].key, r->derived[i].val);
 	json_end_object(&j);
 	json_begin_array(&j, "notes");
 	for (int i = 0; i < r->nnotes; i++)
 		json_str(&j, NULL, r->notes[i]);
 	for (int i = 0; i < r->nderived; i++)
-		json_str(&j, NULL, r->derived_text[i]);
+		json_str(&j, NULL, r->derived[i].text);
 	json_end_array(&j);
 	json_end_object(&j);
 }
@@ -118,10 +124,9 @@ static void write_envelope(struct results *r, FILE *f, const struct hostinfo *h)
  * synced under its temporary name first, and renamed only when every one
  * was; on a failure (a full disk) every temporary name is removed.
  */
-#define MAX_OUT_FILES 16
 struct out_set {
-	struct atomic_file af[MAX_OUT_FILES];
-	int n;
+	struct atomic_file *af;	/* grows: one per table, and the JSON files */
+	int n, cap;
 	int replace;		/* --force */
 	const char *made_dir;	/* the folder this run created, removed on a failure */
 };
@@ -135,17 +140,15 @@ static void out_fail(struct out_set *s, const char *path)
 	if (s->made_dir)
 		rmdir(s->made_dir);
 	errno = e;
-	die("cannot write %s: %m (no file of this run was written)", path);
+	fail("cannot write %s: %m (no file of this run was written)", path);
 }
 
 static void out_add(struct out_set *s, const char *path, void (*fn)(FILE *, void *), void *arg)
 {
-	struct atomic_file *af = &s->af[s->n];
+	struct atomic_file *af;
 
-	if (s->n >= MAX_OUT_FILES) {
-		errno = EMFILE;
-		out_fail(s, path);
-	}
+	s->af = grow(s->af, s->n, &s->cap, sizeof(*s->af));
+	af = &s->af[s->n];
 	if (atomic_open(af, path, s->replace))
 		out_fail(s, path);
 	s->n++;
@@ -166,9 +169,9 @@ static void out_commit(struct out_set *s)
 				atomic_abort(&s->af[k]);
 			errno = e;
 			if (e == EEXIST)
-				die("cannot rename into %s: it appeared during the run and is kept (give --force to replace a regular file)",
+				fail("cannot rename into %s: it appeared during the run and is kept (give --force to replace a regular file)",
 				    path);
-			die("cannot rename into %s: %m", path);
+			fail("cannot rename into %s: %m", path);
 		}
 	}
 	s->n = 0;
@@ -213,33 +216,35 @@ void results_emit(struct results *r)
 		       hostinfo_get(&h, "virtualization"));
 		table_write_human(r->points, stdout);
 		for (int i = 0; i < r->nderived; i++)
-			printf("# %s\n", r->derived_text[i]);
+			printf("# %s\n", r->derived[i].text);
 		for (int i = 0; i < r->nnotes; i++)
 			printf("# note: %s\n", r->notes[i]);
 	}
 	/* What stdout lost is a failed run: no file is committed after it. */
-	die_stdout();
+	fail_stdout();
 	/* The folder's files and the --json file: all or none. */
 	set.replace = o->force;
 	if (o->outdir) {
-		char name[128], *p;
+		char *name, *p;
 
 		if (make_output_dir(o->outdir))
 			set.made_dir = o->outdir;
-		snprintf(name, sizeof(name), "%s.csv", o->exp);
-		p = path_join(o->outdir, name);
-		out_add(&set, p, csv_fn, r->points);
-		free(p);
-		for (int i = 0; i < r->nextra; i++) {
-			snprintf(name, sizeof(name), "%s-%s.csv", o->exp, r->extra_name[i]);
+		for (int i = -1; i <= r->nextra; i++) {
+			/* EXP.csv, then EXP-NAME.csv for each table, then EXP.json */
+			if (i < 0)
+				name = xasprintf("%s.csv", o->exp);
+			else if (i < r->nextra)
+				name = xasprintf("%s-%s.csv", o->exp, r->extra[i].name);
+			else
+				name = xasprintf("%s.json", o->exp);
 			p = path_join(o->outdir, name);
-			out_add(&set, p, csv_fn, r->extra[i]);
+			if (i < r->nextra)
+				out_add(&set, p, csv_fn, i < 0 ? r->points : r->extra[i].t);
+			else
+				out_add(&set, p, env_fn, &ea);
 			free(p);
+			free(name);
 		}
-		snprintf(name, sizeof(name), "%s.json", o->exp);
-		p = path_join(o->outdir, name);
-		out_add(&set, p, env_fn, &ea);
-		free(p);
 	}
 	if (o->json_path && strcmp(o->json_path, "-"))
 		out_add(&set, o->json_path, env_fn, &ea);
@@ -248,16 +253,24 @@ void results_emit(struct results *r)
 		FILE *f = fdopen(o->json_fd, "w");
 
 		if (!f)
-			die("--json -: %m");
+			fail("--json -: %m");
 		env_fn(f, &ea);
 		if (ferror(f) | fclose(f))
-			die("--json -: cannot write stdout: %m");
+			fail("--json -: cannot write stdout: %m");
 	}
 	hostinfo_free(&h);
 	for (int i = 0; i < r->nderived; i++)
-		free(r->derived_text[i]);
+		free(r->derived[i].text);
 	for (int i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
+	free(r->derived);
+	free(r->notes);
+	free(r->extra);
+	free(set.af);
+	r->derived = NULL;
+	r->notes = NULL;
+	r->extra = NULL;
+	r->nderived = r->nnotes = r->nextra = 0;
 }
 
 void progress(const char *exp, int i, int n, const char *what)

@@ -14,19 +14,28 @@
 
 #define RESULTS_FORMAT_VERSION 1
 
+/* Every table, figure and note handed over is emitted: the arrays grow. */
+struct results_table {
+	const char *name;
+	struct table *t;
+};
+
+struct results_derived {
+	const char *key;
+	double val;
+	char *text;
+};
+
 struct results {
 	const struct opts *o;
 	char start[32], end[32];
 	struct table *points;
-	int nextra;
-	const char *extra_name[4];
-	struct table *extra[4];
-	int nderived;
-	const char *derived_key[8];
-	double derived_val[8];
-	char *derived_text[8];
-	int nnotes;
-	char *notes[64];
+	int nextra, cap_extra;
+	struct results_table *extra;
+	int nderived, cap_derived;
+	struct results_derived *derived;
+	int nnotes, cap_notes;
+	char **notes;
 	int files_only;	/* the experiment printed stdout itself */
 };
 

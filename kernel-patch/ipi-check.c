@@ -33,6 +33,19 @@
  * It also prints the MEMBARRIER_CMD_QUERY mask and which seed commands it
  * reports. It is meant to run in the patched kernel's VM, statically
  * linked, as the only busy program on the machine.
+ *
+ * Why a second IPI counter beside bench/ipicount.c (which mbbench disturb
+ * uses): this one is built by make-initramfs with plain `gcc -static` and
+ * no configure, hwloc or project library (it takes only the seed commands'
+ * numbers from workloads/seed-membarrier.h), so it runs in any test guest,
+ * also when no static mbbench could be built. It counts one thing, the
+ * CAL row, with the placement and the noise removal the kernel checks
+ * need, and check-kernel's verdict on which CPUs each seed command
+ * interrupts (tests 8-11) rests on it alone, not on ipicount.c's
+ * tracepoints, csd attribution or fallbacks. It is an independent
+ * measurement of the same pattern that disturb measures in the guests
+ * (bench/vm), not a check of ipicount.c: nothing compares the two
+ * automatically, so a disagreement shows only to whoever reads both.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -335,7 +348,7 @@ int main(int argc, char **argv)
 	unsigned long long before[MAX_CPUS], after[MAX_CPUS];
 	double base_rate[MAX_CPUS], elapsed;
 	double per_barrier[NR_COMMANDS][MAX_ROUNDS][MAX_CPUS];
-	int query_only = 0, mask, ncpus, c, i, r;
+	int query_only = 0, mask, ncpus, c, i, r, rc;
 	int usable[NR_COMMANDS];
 	long quiet_ms = 1000;
 	struct timespec quiet;
@@ -413,9 +426,9 @@ int main(int argc, char **argv)
 	printf("SETUP moved %d tasks to CPU %d\n",
 	       move_other_tasks(role_cpu[CPU_CALLER]), role_cpu[CPU_CALLER]);
 	child = start_foreign_spinner(role_cpu[CPU_FOREIGN]);
-	if (pthread_create(&thread, NULL, spin_thread,
-			   (void *)&role_cpu[CPU_THREAD])) {
-		fprintf(stderr, "ipi-check: pthread_create failed\n");
+	rc = pthread_create(&thread, NULL, spin_thread, (void *)&role_cpu[CPU_THREAD]);
+	if (rc) {	/* pthread_create returns its error; errno is not set */
+		fprintf(stderr, "ipi-check: pthread_create: %s\n", strerror(rc));
 		kill(child, SIGKILL);
 		restore_other_tasks();
 		return 1;

@@ -60,6 +60,16 @@ void summarize(const double *x, int n, struct summary *s)
 	s->cv = s->mean != 0 ? s->stddev / fabs(s->mean) : NAN;
 }
 
+int ci_target_reached(const double *x, int n, int least, int target_pct)
+{
+	struct summary s;
+
+	if (target_pct <= 0 || n < least || n < 3)
+		return 0;
+	summarize(x, n, &s);
+	return s.mean > 0 && s.ci95 <= s.mean * target_pct / 100.0;
+}
+
 void hist_init(struct hist *h)
 {
 	memset(h, 0, sizeof(*h));

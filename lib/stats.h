@@ -15,6 +15,14 @@ double t_quantile_975(int df);
 /* Sample stddev (n-1), 95% CI half-width, coefficient of variation. */
 void summarize(const double *x, int n, struct summary *s);
 /*
+ * The --ci-target stopping rule, one for every experiment that repeats a
+ * point: after the n repeats x[0..n), stop when there are at least `least`
+ * (--repeat) and 3 of them and the 95% CI half-width is within target_pct%
+ * of a positive mean. 0 (go on) when target_pct is 0: then exactly --repeat
+ * are taken. The caller also stops at --max-repeat (repeats_cap in bench/).
+ */
+int ci_target_reached(const double *x, int n, int least, int target_pct);
+/*
  * Wilson score 95% interval of a proportion k/n (n > 0): honest at k = 0,
  * where it gives [0, ~3.84/n] (the trials of a litmus test are its repeats).
  */

@@ -2,7 +2,6 @@
 /* Errors, strict number parsing, atomic files and output path checks. */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -28,7 +27,7 @@ static void vsay(const char *what, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
-void die_usage(const char *fmt, ...)
+void die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -39,7 +38,7 @@ void die_usage(const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
-void die(const char *fmt, ...)
+void fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -81,12 +80,12 @@ void check_stdout_at_exit(void)
 	atexit(close_stdout);
 }
 
-void die_stdout(void)
+void fail_stdout(void)
 {
 	errno = 0;
 	if (!stdout_failed())
 		return;
-	die("cannot write stdout: %s", errno ? strerror(errno) : "a write failed");
+	fail("cannot write stdout: %s", errno ? strerror(errno) : "a write failed");
 }
 
 void warnx_(const char *fmt, ...)
@@ -103,7 +102,7 @@ void *xmalloc(size_t n)
 	void *p = malloc(n ? n : 1);
 
 	if (!p)
-		die("out of memory");
+		fail("out of memory");
 	return p;
 }
 
@@ -112,7 +111,7 @@ void *xcalloc(size_t n, size_t sz)
 	void *p = calloc(n ? n : 1, sz ? sz : 1);
 
 	if (!p)
-		die("out of memory");
+		fail("out of memory");
 	return p;
 }
 
@@ -120,7 +119,7 @@ void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p)
-		die("out of memory");
+		fail("out of memory");
 	return p;
 }
 
@@ -129,7 +128,7 @@ char *xstrdup(const char *s)
 	char *p = strdup(s);
 
 	if (!p)
-		die("out of memory");
+		fail("out of memory");
 	return p;
 }
 
@@ -402,219 +401,6 @@ void atomic_abort(struct atomic_file *af)
 	unlink(af->tmp);
 	free(af->path);
 	free(af->tmp);
-}
-
-static char *parent_dir(const char *path)
-{
-	char *p = xstrdup(path), *slash;
-
-	/* Strip trailing slashes, then the last component. */
-	for (size_t n = strlen(p); n > 1 && p[n - 1] == '/'; n--)
-		p[n - 1] = '\0';
-	slash = strrchr(p, '/');
-	if (!slash) {
-		free(p);
-		return xstrdup(".");
-	}
-	if (slash == p)
-		slash[1] = '\0';
-	else
-		*slash = '\0';
-	return p;
-}
-
-/*
- * access(W_OK) says yes to root on any directory, even in /proc or on a
- * read-only mount; creating (and removing) a probe file is the real test.
- */
-static int dir_writable(const char *dir)
-{
-	char *probe = path_join(dir, ".mbbench-probe.XXXXXX");
-	int fd = mkstemp(probe);
-
-	if (fd >= 0) {
-		close(fd);
-		unlink(probe);
-	}
-	free(probe);
-	return fd >= 0;
-}
-
-/*
- * A name the file system cannot hold is refused before anything runs:
- * `extra` is what mbbench appends (a file name in a folder, ".tmp.PID"),
- * `last` the part of it that lengthens the last name of the path.
- */
-static void check_name_length(const char *opt, const char *path, size_t extra, size_t last)
-{
-	const char *p = path;
-	size_t len = strlen(path), n = 0;
-
-	if (len + extra >= PATH_MAX)
-		die_usage("%s: the path is %zu characters long (at most %zu here)", opt, len,
-			  (size_t)PATH_MAX - 1 - extra);
-	while (*p) {
-		n = strcspn(p, "/");
-		if (n > NAME_MAX)
-			die_usage("%s: a name in the path is %zu characters long (at most %d)",
-				  opt, n, NAME_MAX);
-		p += n + (p[n] == '/');
-	}
-	/* n: the last name (0 after a trailing slash). */
-	if (n && n + last > NAME_MAX)
-		die_usage("%s: the last name in the path is %zu characters long (at most %zu, to leave room for the temporary name)",
-			  opt, n, (size_t)NAME_MAX - last);
-}
-
-static void check_parent(const char *opt, const char *path)
-{
-	char *dir;
-	struct stat st;
-
-	dir = parent_dir(path);
-	if (!stat(dir, &st) && !S_ISDIR(st.st_mode))
-		die_usage("%s %s: %s is a file, not a directory (choose another path)",
-			  opt, path, dir);
-	if (stat(dir, &st))
-		die_usage("%s %s: directory %s does not exist (create it first)",
-			  opt, path, dir);
-	if (!dir_writable(dir))
-		die_usage("%s %s: directory %s is not writable (choose another path)",
-			  opt, path, dir);
-	free(dir);
-}
-
-/*
- * A symbolic link is followed once, here, and the rest of the run uses
- * what it names; a link to nothing is refused.
- */
-static char *resolve_link(const char *opt, const char *path, int want_dir)
-{
-	struct stat st;
-	char *real;
-
-	if (lstat(path, &st) || !S_ISLNK(st.st_mode))
-		return xstrdup(path);
-	if (stat(path, &st))
-		die_usage("%s %s: a symbolic link to nothing (give an existing %s or a new name)",
-			  opt, path, want_dir ? "folder" : "file");
-	/* Not what can be written to: the caller refuses it by its type. */
-	if (want_dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
-		return xstrdup(path);
-	real = realpath(path, NULL);
-	if (!real)
-		die_usage("%s %s: cannot resolve the symbolic link: %s", opt, path,
-			  strerror(errno));
-	return real;
-}
-
-/* Room for ".tmp.PID" after a name. */
-#define TMP_SUFFIX 16
-
-static void refuse_existing(const char *opt, const char *given, const char *path,
-			    const struct stat *st, int force)
-{
-	if (S_ISDIR(st->st_mode))
-		die_usage("%s %s: is a directory (give a file name)", opt, given);
-	if (!S_ISREG(st->st_mode))
-		die_usage("%s %s: exists and is not a regular file (mbbench writes only regular files; give a new name)",
-			  opt, given);
-	if (!force && strcmp(given, path))
-		die_usage("%s %s: its target %s exists (give --force to replace it, or a new name)",
-			  opt, given, path);
-	if (!force)
-		die_usage("%s %s: the file exists (give --force to replace it, or a new name)",
-			  opt, given);
-}
-
-char *check_output_file(const char *opt, const char *path, int force)
-{
-	struct stat st;
-	char *real;
-
-	if (!*path)
-		die_usage("%s needs a file name", opt);
-	check_name_length(opt, path, TMP_SUFFIX, TMP_SUFFIX);
-	real = resolve_link(opt, path, 0);
-	if (strcmp(real, path))
-		check_name_length(opt, real, TMP_SUFFIX, TMP_SUFFIX);
-	if (!stat(real, &st))
-		refuse_existing(opt, path, real, &st, force);
-	check_parent(opt, real);
-	return real;
-}
-
-/*
- * What a run writes into its folder: PREFIX.csv, PREFIX.json and
- * PREFIX-NAME.csv. Any of them there already is refused, unless it is a
- * regular file and force is given.
- */
-static void check_dir_files(const char *opt, const char *given, const char *dir,
-			    const char *prefix, int force)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t pl = strlen(prefix);
-
-	if (!d)
-		die_usage("%s %s: cannot read the directory: %s", opt, given, strerror(errno));
-	while ((e = readdir(d))) {
-		const char *n = e->d_name, *dot = strrchr(n, '.');
-		struct stat st;
-		char *p;
-
-		if (strncmp(n, prefix, pl) || !dot ||
-		    (strcmp(dot, ".csv") && strcmp(dot, ".json")))
-			continue;
-		if (!(n[pl] == '.' && dot == n + pl) && !(n[pl] == '-' && !strcmp(dot, ".csv")))
-			continue;
-		p = path_join(dir, n);
-		if (!lstat(p, &st)) {
-			if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode))
-				die_usage("%s %s: %s exists and is not a regular file (give a new folder)",
-					  opt, given, p);
-			if (!force)
-				die_usage("%s %s: %s exists (give --force to replace it, or a new folder)",
-					  opt, given, p);
-		}
-		free(p);
-	}
-	closedir(d);
-}
-
-char *check_output_dir(const char *opt, const char *path, int force, const char *prefix)
-{
-	struct stat st;
-	/* The longest name written inside: PREFIX-NAME.json.tmp.PID */
-	size_t inside = strlen(prefix) + 48;
-	char *real;
-
-	if (!*path)
-		die_usage("%s needs a directory name", opt);
-	check_name_length(opt, path, inside, 0);
-	real = resolve_link(opt, path, 1);
-	if (strcmp(real, path))
-		check_name_length(opt, real, inside, 0);
-	if (!stat(real, &st)) {
-		if (!S_ISDIR(st.st_mode))
-			die_usage("%s %s: exists and is not a directory", opt, path);
-		if (!dir_writable(real))
-			die_usage("%s %s: directory is not writable (choose another path)",
-				  opt, path);
-		check_dir_files(opt, path, real, prefix, force);
-		return real;
-	}
-	check_parent(opt, real);
-	return real;
-}
-
-int make_output_dir(const char *path)
-{
-	if (!mkdir(path, 0777))
-		return 1;
-	if (errno != EEXIST)
-		die("cannot create %s: %s", path, strerror(errno));
-	return 0;
 }
 
 char *path_join(const char *dir, const char *name)

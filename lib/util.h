@@ -11,20 +11,24 @@
 
 extern const char *progname;
 
-/* Bad input: one line on stderr, exit 2. */
-__attribute__((noreturn, format(printf, 1, 2))) void die_usage(const char *fmt, ...);
-/* Failure of the host (not of the input): one line, exit 1. */
+/*
+ * The two ways out, named as in bench/common.sh, kernel-patch/common.sh and
+ * analysis/mbresults.py. die: bad input or a missing prerequisite, one line
+ * on stderr, exit 2.
+ */
 __attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...);
+/* fail: something that should have worked failed (the host, not the input): one line, exit 1. */
+__attribute__((noreturn, format(printf, 1, 2))) void fail(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void warnx_(const char *fmt, ...);
 
 /*
  * Output that never reached stdout is an error: at exit (registered once,
  * in main) a failed flush or close of stdout prints one line and exits 1;
- * die_stdout() checks now, before anything is committed.
+ * fail_stdout() checks now, before anything is committed.
  */
 void check_stdout_at_exit(void);
 int stdout_failed(void);
-void die_stdout(void);
+void fail_stdout(void);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t sz);
@@ -72,19 +76,6 @@ int atomic_close(struct atomic_file *af);	/* flush, fsync, close */
 int atomic_rename(struct atomic_file *af);
 void atomic_abort(struct atomic_file *af);	/* close + unlink */
 
-/*
- * Validate output destinations before any measurement, so bad paths fail
- * fast with exit 2 and nothing is created: a name too long for the file
- * system (with the temporary name's suffix), a symbolic link to nothing, a
- * path that is not a regular file (a file) or a directory (a folder), and
- * without force a file already there (for a folder: PREFIX.csv,
- * PREFIX.json or PREFIX-*.csv in it). A symbolic link is resolved once:
- * the path to write to is returned (malloc'd).
- */
-char *check_output_file(const char *opt, const char *path, int force);
-char *check_output_dir(const char *opt, const char *path, int force, const char *prefix);
-/* Create the directory (its parent exists): 1 if made, 0 if it was there; die on failure. */
-int make_output_dir(const char *path);
 char *path_join(const char *dir, const char *name);
 
 #endif

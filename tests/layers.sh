@@ -36,7 +36,7 @@ if ! command -v "$NM" >/dev/null 2>&1; then
 	echo "1..0 # SKIP $NM not found (apt-get install binutils)"
 	exit 0
 fi
-plan 6
+plan 8
 
 for low in lib topology workloads; do
 	bad=
@@ -86,4 +86,33 @@ for low in lib topology workloads; do
 	[ -n "$up" ] && diag "$low calls upwards: $up"
 	ok "$([ -z "$up" ]; echo $?)" "$low archive has no undefined symbol defined only above it"
 done
+
+# Inside bench/, files split from one another call one way only
+# (docs/HACKING.md): LOW never calls a function that HIGHER defines.
+obj() { echo "$build/bench/$1.o"; }
+one_way() { # low higher...
+	low=$1
+	shift
+	: >"$TMP/higher"
+	for h in "$@"; do
+		"$NM" -g --defined-only "$(obj "$h")" 2>/dev/null | awk 'NF == 3 { print $3 }' >>"$TMP/higher"
+	done
+	sort -u "$TMP/higher" -o "$TMP/higher"
+	"$NM" -u "$(obj "$low")" 2>/dev/null | awk 'NF == 2 && $1 == "U" { print $2 }' | sort -u |
+		comm -12 - "$TMP/higher" | tr '\n' ' '
+}
+if [ -f "$(obj hostinfo)" ] && [ -f "$(obj disturb-rows)" ]; then
+	back=$(one_way hostinfo hostfacts)
+	[ -n "$back" ] && diag "hostinfo.c calls hostfacts.c: $back"
+	ok "$([ -z "$back" ]; echo $?)" "hostinfo.c (the list) calls nothing of hostfacts.c (taking the facts)"
+	back=$(one_way disturb-rows exp-disturb disturb-round disturb-tool)
+	for f in disturb-round disturb-tool disturb-plan; do
+		back="$back$(one_way "$f" exp-disturb)"
+	done
+	[ -n "$back" ] && diag "calls back into a disturb file above: $back"
+	ok "$([ -z "$back" ]; echo $?)" "disturb-*.c never call back into exp-disturb.c, nor disturb-rows.c into the rounds"
+else
+	skip "bench objects not found under $build/bench (make first)"
+	skip "bench objects not found under $build/bench (make first)"
+fi
 done_testing

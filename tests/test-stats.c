@@ -21,7 +21,7 @@ int main(void)
 	struct hist h;
 	int bad;
 
-	plan(17);
+	plan(21);
 	summarize(x, 8, &s);
 	ok(s.n == 8 && s.mean == 5.0, "mean of known vector is 5 (got %g)", s.mean);
 	ok(near(s.stddev, 2.138090, 1e-6), "sample stddev 2.13809 (got %.6f)", s.stddev);
@@ -77,6 +77,19 @@ int main(void)
 		/* None seen in 1000: [0, z^2/(n + z^2)] = [0, 0.0038268]. */
 		wilson95(0, 1000, &lo, &hi);
 		ok(lo == 0 && near(hi, 0.0038268, 1e-4), "Wilson 95%% interval of 0/1000 (got [%g, %.7f])", lo, hi);
+	}
+	{
+		/* x's CI half-width is 35.8% of its mean: within 40, not 30. */
+		double flat[] = { 100, 100, 100, 100 }, zero[] = { 0, 0, 0 };
+
+		ok(ci_target_reached(x, 8, 3, 40) && !ci_target_reached(x, 8, 3, 30),
+		   "--ci-target: stops when the CI is within the target, not before");
+		ok(!ci_target_reached(flat, 2, 1, 50) && ci_target_reached(flat, 3, 1, 50),
+		   "--ci-target: never before 3 repeats");
+		ok(!ci_target_reached(flat, 3, 4, 50) && ci_target_reached(flat, 4, 4, 50),
+		   "--ci-target: never before --repeat");
+		ok(!ci_target_reached(flat, 4, 1, 0) && !ci_target_reached(zero, 3, 1, 50),
+		   "--ci-target 0 (exactly --repeat) and a mean of 0 never stop early");
 	}
 	return done_testing();
 }

@@ -12,7 +12,9 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,6 +40,8 @@ struct side_arg {
 	int (*bind)(void *arg, int cpu);
 	void *bind_arg;
 	pthread_barrier_t *ready;
+	sem_t *start;		/* posted once both threads exist */
+	_Atomic int *abort;	/* set: a thread could not be created, return */
 	_Atomic int bind_failed;
 	uint64_t trials;	/* B: the outcome counts */
 	uint64_t deadline;
@@ -50,6 +54,17 @@ static inline uint32_t xorshift(uint32_t *s)
 	*s ^= *s >> 17;
 	*s ^= *s << 5;
 	return *s;
+}
+
+/*
+ * Wait until litmus_run has both threads: 0 to go on, -1 to return at once
+ * (the other one could not be created, so the barrier would never fill).
+ */
+static int await_start(struct side_arg *a)
+{
+	while (sem_wait(a->start) && errno == EINTR)
+		;
+	return atomic_load(a->abort) ? -1 : 0;
 }
 
 /* Both sides arrive; each leaves once the other has arrived too. */
@@ -92,6 +107,8 @@ static void *side_a(void *arg)
 	uint32_t seed = 0x9e3779b9u;
 	uint64_t round = 0;
 
+	if (await_start(a))
+		return NULL;
 	if (a->bind(a->bind_arg, a->cpu))
 		atomic_store(&a->bind_failed, 1);
 	pthread_barrier_wait(a->ready);	/* bound */
@@ -119,6 +136,8 @@ static void *side_b(void *arg)
 	uint32_t seed = 0x85ebca6bu;
 	uint64_t round = 0, n = 0;
 
+	if (await_start(a))
+		return NULL;
 	if (a->bind(a->bind_arg, a->cpu))
 		atomic_store(&a->bind_failed, 1);
 	if (p->a == LS_MECH && p->mech->thread_init)
@@ -156,6 +175,8 @@ int litmus_run(const struct litmus_pairing *p, int cpu_a, int cpu_b,
 	       size_t len)
 {
 	pthread_barrier_t ready;
+	sem_t start;
+	_Atomic int abort_run = 0;
 	struct side_arg a, b;
 	pthread_t ta, tb;
 	struct mech_team team;
@@ -165,22 +186,41 @@ int litmus_run(const struct litmus_pairing *p, int cpu_a, int cpu_b,
 	memset(out, 0, sizeof(*out));
 	memset((void *)&sb, 0, sizeof(sb));
 	memset(&a, 0, sizeof(a));
+	if (sem_init(&start, 0, 0)) {
+		snprintf(reason, len, "sem_init: %s", strerror(errno));
+		return -1;
+	}
 	pthread_barrier_init(&ready, NULL, 3);
 	a.p = p;
 	a.bind = bind;
 	a.bind_arg = bind_arg;
 	a.ready = &ready;
+	a.start = &start;
+	a.abort = &abort_run;
 	b = a;
 	a.cpu = cpu_a;
 	b.cpu = cpu_b;
 	b.trials = trials;
 	b.out = out;
+	/* pthread_create returns its error (errno is not set). */
 	e = pthread_create(&tb, NULL, side_b, &b);
-	if (e)
-		die("pthread_create: %s", strerror(e));
-	e = pthread_create(&ta, NULL, side_a, &a);
-	if (e)
-		die("pthread_create: %s", strerror(e));
+	if (!e) {
+		e = pthread_create(&ta, NULL, side_a, &a);
+		if (e) {	/* B exists: let it return before the barrier */
+			atomic_store(&abort_run, 1);
+			sem_post(&start);
+			pthread_join(tb, NULL);
+		}
+	}
+	if (e) {
+		snprintf(reason, len, "cannot start the litmus threads: pthread_create: %s",
+			 strerror(e));
+		pthread_barrier_destroy(&ready);
+		sem_destroy(&start);
+		return -1;
+	}
+	sem_post(&start);
+	sem_post(&start);
 	pthread_barrier_wait(&ready);
 	if (atomic_load(&a.bind_failed) || atomic_load(&b.bind_failed)) {
 		snprintf(reason, len, "cannot bind the litmus threads to CPUs %d and %d",
@@ -204,6 +244,7 @@ int litmus_run(const struct litmus_pairing *p, int cpu_a, int cpu_b,
 	pthread_join(tb, NULL);
 	out->ns = now_ns() - t0;
 	pthread_barrier_destroy(&ready);
+	sem_destroy(&start);
 	if (p->a == LS_MECH && p->mech->detach && !ret)
 		p->mech->detach(p->mech);
 	out->err = atomic_load(&sb.err);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mech.h"
+#include "strbuf.h"
 
 extern const struct mechanism mech_membarrier_global,
 	mech_membarrier_global_expedited, mech_membarrier_private_expedited,
@@ -66,16 +67,13 @@ int mech_probe(const struct mechanism *m, char *reason, size_t len)
 	return m->probe ? m->probe(m, reason, len) : 0;
 }
 
+/* Built once, as long as the registry needs, and kept. */
 const char *mech_names(void)
 {
-	static char buf[1024];
+	static struct strbuf b = STRBUF_INIT;
 
-	if (!buf[0]) {
-		for (size_t i = 0; i < nr_mechanisms; i++) {
-			if (i)
-				strcat(buf, ", ");
-			strcat(buf, mechanisms[i]->name);
-		}
-	}
-	return buf;
+	if (!b.s)
+		for (size_t i = 0; i < nr_mechanisms; i++)
+			strbuf_addf(&b, "%s%s", i ? ", " : "", mechanisms[i]->name);
+	return strbuf_str(&b);
 }

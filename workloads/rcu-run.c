@@ -76,8 +76,12 @@ int rcu_run_once(const struct rcu_scheme *s, int nreaders, int nwriters,
 	r.writer_delay_ns = writer_delay_ns;
 	r.readers = aligned_alloc(64, sizeof(*r.readers) * (size_t)(nreaders ? nreaders : 1));
 	r.writers = aligned_alloc(64, sizeof(*r.writers) * (size_t)(nwriters ? nwriters : 1));
-	if (!r.readers || !r.writers)
-		die("out of memory");
+	if (!r.readers || !r.writers) {
+		snprintf(reason, len, "cannot allocate the threads' slots: out of memory");
+		free(r.readers);
+		free(r.writers);
+		return -1;
+	}
 	memset(r.readers, 0, sizeof(*r.readers) * (size_t)(nreaders ? nreaders : 1));
 	memset(r.writers, 0, sizeof(*r.writers) * (size_t)(nwriters ? nwriters : 1));
 	for (int i = 0; i < nwriters; i++)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rcu.h"
+#include "strbuf.h"
 
 /* rcu-ours.c */
 extern const struct rcu_scheme rcu_mb, rcu_signal, rcu_signal_spin, rcu_pe,
@@ -92,19 +93,18 @@ const struct rcu_scheme *rcu_scheme_find(const char *name)
 
 const char *rcu_scheme_names(int with_broken)
 {
-	static char buf[2][1024];
-	char *b = buf[!!with_broken];
+	/* Built once each, as long as the schemes need, and kept. */
+	static struct strbuf buf[2] = { STRBUF_INIT, STRBUF_INIT };
+	struct strbuf *b = &buf[!!with_broken];
 
-	if (!b[0]) {
+	if (!b->s) {
 		for (size_t i = 0; i < nr_rcu_schemes; i++) {
 			if (!with_broken && rcu_scheme_is_broken(rcu_schemes[i]))
 				continue;
-			if (b[0])
-				strcat(b, ", ");
-			strcat(b, rcu_schemes[i]->name);
+			strbuf_addf(b, "%s%s", b->len ? ", " : "", rcu_schemes[i]->name);
 		}
 	}
-	return b;
+	return strbuf_str(b);
 }
 
 int rcu_scheme_probe(const struct rcu_scheme *s, char *reason, size_t len)

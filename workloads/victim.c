@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "barrier.h"
+#include "strbuf.h"
 #include "util.h"
 #include "victim.h"
 
@@ -59,15 +60,13 @@ int role_is_foreign(enum role r)
 
 const char *role_names(void)
 {
-	static char buf[160];
+	/* Built once, as long as the roles need, and kept. */
+	static struct strbuf b = STRBUF_INIT;
 
-	if (!buf[0])
-		for (int i = 0; i < NR_ROLES; i++) {
-			if (i)
-				strcat(buf, ", ");
-			strcat(buf, role_str[i]);
-		}
-	return buf;
+	if (!b.s)
+		for (int i = 0; i < NR_ROLES; i++)
+			strbuf_addf(&b, "%s%s", i ? ", " : "", role_str[i]);
+	return strbuf_str(&b);
 }
 
 struct victim_shared *victim_shared_new(void)
@@ -400,10 +399,11 @@ static void *watchdog_main(void *arg)
 	return NULL;
 }
 
-struct watchdog *watchdog_arm(struct victim_group *g, double deadline_s)
+struct watchdog *watchdog_arm(struct victim_group *g, double deadline_s, char *err, size_t len)
 {
 	struct watchdog *w = xcalloc(1, sizeof(*w));
 	pthread_condattr_t ca;
+	int e;
 
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -412,8 +412,14 @@ struct watchdog *watchdog_arm(struct victim_group *g, double deadline_s)
 	pthread_mutex_init(&w->mu, NULL);
 	w->g = g;
 	w->deadline = now_ns() + (uint64_t)(deadline_s * 1e9);
-	if (pthread_create(&w->th, NULL, watchdog_main, w))
-		die("cannot start the victim watchdog thread");
+	e = pthread_create(&w->th, NULL, watchdog_main, w);
+	if (e) {	/* pthread_create returns its error; errno is not set */
+		snprintf(err, len, "cannot start the victims' watchdog thread: %s", strerror(e));
+		pthread_cond_destroy(&w->cv);
+		pthread_mutex_destroy(&w->mu);
+		free(w);
+		return NULL;
+	}
 	return w;
 }
 

@@ -87,9 +87,10 @@ int victim_wait(pid_t pid, double timeout_s);
 /*
  * The parent's watchdog: a thread that SIGKILLs the group's process group
  * when the run overstays deadline_s. watchdog_cancel() before the group ends.
+ * NULL with err when its thread cannot be started.
  */
 struct watchdog;
-struct watchdog *watchdog_arm(struct victim_group *g, double deadline_s);
+struct watchdog *watchdog_arm(struct victim_group *g, double deadline_s, char *err, size_t len);
 void watchdog_cancel(struct watchdog *w);
 
 #endif
