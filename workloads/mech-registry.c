@@ -6,9 +6,11 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "mech.h"
+#include "util.h"
 
 /* One row per mechanism: its struct's name in its mech-*.c file. */
 #define MECHANISMS(X)							\
@@ -81,6 +83,26 @@ const char *mech_names(void)
 				strcat(buf, ", ");
 			strcat(buf, mechanisms[i]->name);
 		}
+	}
+	return buf;
+}
+
+char *mech_names_with(unsigned all, unsigned none, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < nr_mechanisms; i++) {
+		const struct mechanism *m = mechanisms[i];
+		int n;
+
+		if (!mech_has(m, all, none))
+			continue;
+		n = snprintf(buf + used, len - used, "%s%s", used ? "," : "", m->name);
+		if (n < 0 || (size_t)n >= len - used)
+			die("internal error: mechanism names exceed %zu bytes", len);
+		used += (size_t)n;
 	}
 	return buf;
 }
