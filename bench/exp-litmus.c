@@ -112,11 +112,6 @@ static int parse_pairings(const char *arg, struct litmus_pairing *out)
 	return n;
 }
 
-static const char *side_name(enum litmus_side s, const struct mechanism *m)
-{
-	return s == LS_FENCE ? "fence" : s == LS_MECH ? m->name : "compiler";
-}
-
 static int bind_cpu(void *arg, int cpu)
 {
 	return topo_bind_self(arg, cpu);
@@ -200,8 +195,8 @@ int exp_litmus_main(int argc, char **argv)
 
 		progress("litmus", i + 1, n, p->name);
 		table_set_str(&t, row, "pairing", p->name);
-		table_set_str(&t, row, "a_side", side_name(p->a, p->mech));
-		table_set_str(&t, row, "b_side", side_name(p->b, p->mech));
+		table_set_str(&t, row, "a_side", litmus_side_name(p->a, p->mech));
+		table_set_str(&t, row, "b_side", litmus_side_name(p->b, p->mech));
 		table_set_str(&t, row, "expect", p->forbidden ? "forbidden" : "allowed");
 		table_set_str(&t, row, "cpus", cpus);
 		if (same_cpu) {

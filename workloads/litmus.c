@@ -33,6 +33,11 @@ int litmus_heavy(const struct mechanism *m)
 	return mech_has(m, 0, MC_FENCE_LIKE);
 }
 
+const char *litmus_side_name(enum litmus_side s, const struct mechanism *m)
+{
+	return s == LS_FENCE ? "fence" : s == LS_MECH ? m->name : "compiler";
+}
+
 size_t litmus_pairings(struct litmus_pairing *out)
 {
 	size_t n = 0;

@@ -34,6 +34,8 @@ struct litmus_pairing {
 size_t litmus_pairings(struct litmus_pairing *out);
 /* A mechanism litmus pairs on side A: one that is not fence-like. */
 int litmus_heavy(const struct mechanism *m);
+/* "compiler", "fence" or the mechanism's name. */
+const char *litmus_side_name(enum litmus_side s, const struct mechanism *m);
 
 struct litmus_counts {
 	uint64_t trials;
