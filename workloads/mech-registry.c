@@ -19,6 +19,7 @@
 	X(mech_membarrier_private_expedited)				\
 	X(mech_membarrier_private_expedited_sync_core)			\
 	X(mech_membarrier_private_expedited_rseq)			\
+	X(mech_membarrier_private_expedited_rseq_cpu)		\
 	X(mech_seed_v1_ipi_all)						\
 	X(mech_seed_v5_expedited)					\
 	X(mech_seed_v5_sched)						\
