@@ -679,10 +679,17 @@ def vm_aggregate(argv):
     if what == "scale":
         cols = ["smp", "k", "mechanism", "barriers", "ipis_per_barrier_total", "ipis_per_barrier_self",
                 "ipis_per_barrier_idle", "expected_v1", "expected_v5", "status", "skip_reason"]
+        # A failed guest's rows: the mechanisms the other guests ran (from
+        # their own CSVs, not a list restated here), or one "-" row.
+        ran = []
+        for path in sorted(glob.glob(f"{out}/raw/smp*/k*/disturb.csv")):
+            for r in rows(path):
+                if r["mechanism"] not in ran:
+                    ran.append(r["mechanism"])
         for n in smps:
             got = sorted(glob.glob(f"{out}/raw/smp{n}/k*/disturb.csv"))
             if not got:
-                for m in ("membarrier-private-expedited", "membarrier-global-expedited", "seed-v1-ipi-all", "seed-v5-expedited"):
+                for m in ran or ["-"]:
                     res.append(dict(smp=n, mechanism=m, status="skipped", skip_reason=f"the -smp {n} guest failed (see stderr)"))
                 continue
             for path in got:

@@ -42,10 +42,9 @@ static const struct col distance_cols[] = {
 	{ "skip_reason", COL_STR },
 };
 
-#define DEFAULT_MECHS								\
-	"membarrier-private-expedited,membarrier-global-expedited,"		\
-	"membarrier-private-expedited-sync-core,membarrier-private-expedited-rseq," \
-	"seed-v1-ipi-all,seed-v5-expedited,signal,mprotect"
+/* By default the heavy barriers that do not wait for a grace period. */
+#define DEFAULT_ALL MC_PROCESS_WIDE
+#define DEFAULT_NONE MC_GRACE_PERIOD
 
 /* --level: "core,package" or "all" into a bit per level. */
 static int parse_levels(const char *arg, void *dest)
@@ -131,7 +130,7 @@ int exp_distance_main(int argc, char **argv)
 	struct dist_pair pairs[DL_COUNT];
 	hwloc_topology_t whole = NULL;
 	unsigned levels = (1u << DL_COUNT) - 1;
-	char err[256];
+	char err[256], def_mech[1024];
 	int npoints = 0, point = 0;
 	const struct exp_opt distance_opts[] = {
 		REPEATS_OPTS(&rp),
@@ -145,7 +144,8 @@ int exp_distance_main(int argc, char **argv)
 		.synopsis = "The cost of one barrier with one other thread spinning at each distance\n"
 			    "(SMT sibling, another core, L3, NUMA node, package) from the caller.",
 		.common = CO_MECH | CO_DURATION | CO_REPEAT | CO_FORMAT | CO_JSON | CO_OUTPUT,
-		.def_mech = DEFAULT_MECHS,
+		.def_mech = mech_names_with(DEFAULT_ALL, DEFAULT_NONE, def_mech,
+					    sizeof(def_mech)),
 		.def_duration_s = 0.2,
 		.def_repeat = 3,
 		.opts = distance_opts,

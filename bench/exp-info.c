@@ -1,6 +1,6 @@
-// SPDX-License-Identifier: MIT
 /*
- * list: every mechanism, available here or the reason it is not.
+ * list: every mechanism with its flags, available here or the reason it is
+ * not; or every rcu scheme, or every litmus pairing (--what).
  * info: the host facts recorded with every result.
  */
 #include "config.h"
@@ -9,15 +9,51 @@
 #include <string.h>
 
 #include "experiment.h"
+#include "litmus.h"
+#include "rcu.h"
 #include "results.h"
 #include "util.h"
 
+/* The first four columns are what scripts read by position: keep them first. */
 static const struct col list_cols[] = {
 	{ "mechanism", COL_STR },
 	{ "available", COL_INT },
 	{ "reason", COL_STR },
 	{ "summary", COL_STR },
+	{ "membarrier_cmd", COL_STR },
+	/* One per flag (enum mech_cap): mech_cap_name with '_' for '-'. */
+	{ "process_wide", COL_INT },
+	{ "ipi", COL_INT },
+	{ "grace_period", COL_INT },
+	{ "register", COL_INT },
+	{ "patched_kernel", COL_INT },
+	{ "fence_like", COL_INT },
 };
+_Static_assert(sizeof(list_cols) / sizeof(list_cols[0]) == 5 + MC_COUNT,
+	       "list has one column per mechanism flag");
+
+static const struct col rcu_scheme_cols[] = {
+	{ "scheme", COL_STR },
+	{ "available", COL_INT },
+	{ "reason", COL_STR },
+	{ "summary", COL_STR },
+	{ "family", COL_STR },
+	{ "mechanism", COL_STR },
+};
+
+static const struct col pairing_cols[] = {
+	{ "pairing", COL_STR },
+	{ "available", COL_INT },
+	{ "reason", COL_STR },
+	{ "a_side", COL_STR },
+	{ "b_side", COL_STR },
+	{ "expect", COL_STR },
+};
+
+enum list_what { LW_MECHANISMS, LW_RCU_SCHEMES, LW_LITMUS_PAIRINGS };
+static const char *const list_whats[] = { "mechanisms", "rcu-schemes", "litmus-pairings", NULL };
+enum list_format { LF_HUMAN, LF_CSV, LF_JSON };
+static const char *const list_formats[] = { "human", "csv", "json", NULL };
 
 /* rcu_expedited=1 turns MEMBARRIER_CMD_GLOBAL into an expedited grace period. */
 static int rcu_expedited_here(void)
@@ -33,44 +69,162 @@ static int rcu_expedited_here(void)
 	return v[0] == '1';
 }
 
+/* The list column of flag bit cap. */
+static const char *cap_col(unsigned cap)
+{
+	static char buf[32];
+	char *c;
+
+	snprintf(buf, sizeof(buf), "%s", mech_cap_name(cap));
+	for (c = buf; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	return buf;
+}
+
+static void list_mechanisms(struct table *t)
+{
+	for (size_t i = 0; i < nr_mechanisms; i++) {
+		const struct mechanism *m = mechanisms[i];
+		const char *cmd = membarrier_cmd_name(m->membarrier_cmd);
+		char reason[256], name[64];
+		int r = table_add_row(t), ok = !mech_probe(m, reason, sizeof(reason));
+
+		table_set_str(t, r, "mechanism", m->name);
+		table_set_int(t, r, "available", ok);
+		table_set_str(t, r, "reason", ok ? NULL : reason);
+		table_set_str(t, r, "summary", m->summary);
+		if (ok && !strcmp(m->name, "membarrier-global") && rcu_expedited_here())
+			table_set_str(t, r, "summary",
+				      "GLOBAL: expedited on this host (rcu_expedited=1): IPIs to every CPU running a task, microseconds, not a grace period");
+		snprintf(name, sizeof(name), "MEMBARRIER_CMD_%s", cmd ? cmd : "");
+		table_set_str(t, r, "membarrier_cmd", cmd ? name : NULL);
+		for (int b = 0; b < MC_COUNT; b++)
+			table_set_int(t, r, cap_col(1u << b), !!(m->caps & (1u << b)));
+	}
+}
+
+static void list_rcu_schemes(struct table *t)
+{
+	for (size_t i = 0; i < nr_rcu_schemes; i++) {
+		const struct rcu_scheme *s = rcu_schemes[i];
+		char reason[256];
+		int r = table_add_row(t), ok = !rcu_scheme_probe(s, reason, sizeof(reason));
+
+		table_set_str(t, r, "scheme", s->name);
+		table_set_int(t, r, "available", ok);
+		table_set_str(t, r, "reason", ok ? NULL : reason);
+		table_set_str(t, r, "summary", s->summary);
+		table_set_str(t, r, "family", s->family);
+		table_set_str(t, r, "mechanism", s->mech);
+	}
+}
+
+static void list_pairings(struct table *t)
+{
+	struct litmus_pairing *p = xcalloc(LITMUS_MAX_PAIRINGS, sizeof(*p));
+	size_t n = litmus_pairings(p);
+
+	for (size_t i = 0; i < n; i++) {
+		char reason[256] = "";
+		int r = table_add_row(t);
+		int ok = p[i].a != LS_MECH || !mech_probe(p[i].mech, reason, sizeof(reason));
+
+		table_set_str(t, r, "pairing", p[i].name);
+		table_set_int(t, r, "available", ok);
+		table_set_str(t, r, "reason", ok ? NULL : reason);
+		table_set_str(t, r, "a_side", litmus_side_name(p[i].a, p[i].mech));
+		table_set_str(t, r, "b_side", litmus_side_name(p[i].b, p[i].mech));
+		table_set_str(t, r, "expect", p[i].forbidden ? "forbidden" : "allowed");
+	}
+	free(p);
+}
+
+/* A list reads better as a list than as a data table. */
+static void list_human(const struct table *t, enum list_what what)
+{
+	for (int r = 0; r < t->nrows; r++) {
+		const char *why = table_get(t, r, "reason");
+
+		printf("%-40s %s\n", table_get(t, r, t->cols[0].name),
+		       why ? "unavailable" : "available");
+		if (what == LW_LITMUS_PAIRINGS)
+			printf("    A: %s; B: %s; r1 = r2 = 0 %s\n", table_get(t, r, "a_side"),
+			       table_get(t, r, "b_side"), table_get(t, r, "expect"));
+		else
+			printf("    %s\n", table_get(t, r, "summary"));
+		if (why)
+			printf("    reason: %s\n", why);
+		if (what == LW_MECHANISMS) {
+			int any = 0;
+
+			printf("    flags:");
+			for (int b = 0; b < MC_COUNT; b++)
+				if (!strcmp(table_get(t, r, cap_col(1u << b)), "1")) {
+					printf("%s %s", any ? "," : "", mech_cap_name(1u << b));
+					any = 1;
+				}
+			printf("%s\n", any ? "" : " none");
+		} else if (what == LW_RCU_SCHEMES) {
+			const char *m = table_get(t, r, "mechanism");
+
+			printf("    family: %s; write side: %s\n", table_get(t, r, "family"),
+			       m ? m : "none");
+		}
+	}
+}
+
 int exp_list_main(int argc, char **argv)
 {
+	int what = LW_MECHANISMS, format = LF_HUMAN;
+	const struct exp_opt list_opts[] = {
+		OPT_CHOICE("what", "mechanisms|rcu-schemes|litmus-pairings",
+			   "what to list (default mechanisms)", &what, list_whats,
+			   "(use mechanisms, rcu-schemes or litmus-pairings)"),
+		OPT_CHOICE("format", "human|csv|json", "stdout format (default human)",
+			   &format, list_formats, "(use human, csv or json)"),
+		OPT_END(),
+	};
 	struct exp_spec spec = {
 		.name = "list",
-		.synopsis = "Every mechanism: available on this host, or why not.",
-		.common = CO_FORMAT | CO_JSON,
+		.synopsis = "Every mechanism with its flags (or every rcu scheme or litmus pairing):\n"
+			    "available on this host, or why not.",
+		.common = CO_JSON,
+		.opts = list_opts,
+	};
+	static const struct {
+		const struct col *cols;
+		int ncols;
+		void (*fill)(struct table *t);
+	} lists[] = {
+		[LW_MECHANISMS] = { list_cols, (int)(sizeof(list_cols) / sizeof(list_cols[0])),
+				    list_mechanisms },
+		[LW_RCU_SCHEMES] = { rcu_scheme_cols,
+				     (int)(sizeof(rcu_scheme_cols) / sizeof(rcu_scheme_cols[0])),
+				     list_rcu_schemes },
+		[LW_LITMUS_PAIRINGS] = { pairing_cols,
+					 (int)(sizeof(pairing_cols) / sizeof(pairing_cols[0])),
+					 list_pairings },
 	};
 	struct opts o;
 	struct table t;
 	struct results res;
 
 	opts_parse(argc, argv, &spec, &o);
-	table_init(&t, list_cols, (int)(sizeof(list_cols) / sizeof(list_cols[0])));
+	o.format = format == LF_CSV ? FMT_CSV : FMT_HUMAN;
+	table_init(&t, lists[what].cols, lists[what].ncols);
 	results_begin(&res, &o, &t);
-	for (size_t i = 0; i < nr_mechanisms; i++) {
-		const struct mechanism *m = mechanisms[i];
-		char reason[256];
-		int r = table_add_row(&t), ok = !mech_probe(m, reason, sizeof(reason));
+	lists[what].fill(&t);
+	if (format == LF_HUMAN) {
+		list_human(&t, what);
+		res.files_only = 1;
+	} else if (format == LF_JSON) {
+		struct json j;
 
-		table_set_str(&t, r, "mechanism", m->name);
-		table_set_int(&t, r, "available", ok);
-		table_set_str(&t, r, "reason", ok ? NULL : reason);
-		table_set_str(&t, r, "summary", m->summary);
-		if (ok && !strcmp(m->name, "membarrier-global") && rcu_expedited_here())
-			table_set_str(&t, r, "summary",
-				      "GLOBAL: expedited on this host (rcu_expedited=1): IPIs to every CPU running a task, microseconds, not a grace period");
-	}
-	if (o.format == FMT_HUMAN) {
-		/* A list reads better as a list than as a data table. */
-		for (int r = 0; r < t.nrows; r++) {
-			const char *why = table_get(&t, r, "reason");
-
-			printf("%-40s %s\n", table_get(&t, r, "mechanism"),
-			       why ? "unavailable" : "available");
-			printf("    %s\n", table_get(&t, r, "summary"));
-			if (why)
-				printf("    reason: %s\n", why);
-		}
+		json_init(&j, stdout);
+		json_begin_object(&j, NULL);
+		json_table(&j, list_whats[what], &t);
+		json_end_object(&j);
 		res.files_only = 1;
 	}
 	results_emit(&res);

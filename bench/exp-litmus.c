@@ -45,31 +45,30 @@ static const struct col litmus_cols[] = {
 	{ "skip_reason", COL_STR },
 };
 
-/* The controls and fences, then every heavy mechanism on side A. */
-static const struct litmus_pairing fixed[] = {
-	{ "none", LS_COMPILER, LS_COMPILER, NULL, 0 },
-	{ "fence-one-side", LS_FENCE, LS_COMPILER, NULL, 0 },
-	{ "fence-both", LS_FENCE, LS_FENCE, NULL, 1 },
-};
-#define NFIXED (sizeof(fixed) / sizeof(fixed[0]))
-
-static int heavy(const struct mechanism *m)
+/* Every pairing on offer (litmus_pairings), made once. */
+static const struct litmus_pairing *offered(size_t *n)
 {
-	return strcmp(m->name, "fence") && strcmp(m->name, "null");
+	static struct litmus_pairing *all;
+	static size_t nall;
+
+	if (!all) {
+		all = xcalloc(LITMUS_MAX_PAIRINGS, sizeof(*all));
+		nall = litmus_pairings(all);
+	}
+	*n = nall;
+	return all;
 }
 
 /* Built once, as long as the pairings need, and kept. */
 static const char *pairing_names(void)
 {
 	static struct strbuf b = STRBUF_INIT;
+	size_t n;
+	const struct litmus_pairing *all = offered(&n);
 
-	if (!b.s) {
-		for (size_t i = 0; i < NFIXED; i++)
-			strbuf_addf(&b, "%s%s", i ? ", " : "", fixed[i].name);
-		for (size_t i = 0; i < nr_mechanisms; i++)
-			if (heavy(mechanisms[i]))
-				strbuf_addf(&b, ", %s", mechanisms[i]->name);
-	}
+	if (!b.s)
+		for (size_t i = 0; i < n; i++)
+			strbuf_addf(&b, "%s%s", i ? ", " : "", all[i].name);
 	return strbuf_str(&b);
 }
 
@@ -85,49 +84,32 @@ static void add_pairing(struct litmus_pairing *out, int *n,
 static int parse_pairings(const char *arg, struct litmus_pairing *out)
 {
 	char *copy = xstrdup(arg), *save = NULL;
+	size_t nall;
+	const struct litmus_pairing *all = offered(&nall);
 	int n = 0;
 
 	for (char *tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		struct litmus_pairing p = { NULL, LS_MECH, LS_COMPILER, NULL, 1 };
-		const struct mechanism *m;
+		int heavy = !strcmp(tok, "heavy"), found = 0;
 
 		if (!strcmp(tok, "all")) {
 			free(copy);
 			return parse_pairings("none,fence-one-side,fence-both,heavy", out);
 		}
-		if (!strcmp(tok, "heavy")) {
-			for (size_t i = 0; i < nr_mechanisms; i++)
-				if (heavy(mechanisms[i])) {
-					p.name = mechanisms[i]->name;
-					p.mech = mechanisms[i];
-					add_pairing(out, &n, &p);
-				}
-			continue;
-		}
-		for (size_t i = 0; i < NFIXED; i++)
-			if (!strcmp(tok, fixed[i].name))
-				p = fixed[i];
-		if (!p.name) {
-			m = mech_find(tok);
-			if (!m || !heavy(m))
-				die("unknown --pairing '%s' (valid: %s, all)", tok,
-					  pairing_names());
-			p.name = m->name;
-			p.mech = m;
-		}
-		add_pairing(out, &n, &p);
+		for (size_t i = 0; i < nall; i++)
+			if (heavy ? all[i].a == LS_MECH : !strcmp(tok, all[i].name)) {
+				add_pairing(out, &n, &all[i]);
+				found = 1;
+			}
+		if (!found && !heavy)
+			die("unknown --pairing '%s' (valid: %s, all)", tok,
+			    pairing_names());
 	}
 	free(copy);
 	if (!n)
 		die("--pairing needs at least one name (valid: %s, all)",
 			  pairing_names());
 	return n;
-}
-
-static const char *side_name(enum litmus_side s, const struct mechanism *m)
-{
-	return s == LS_FENCE ? "fence" : s == LS_MECH ? m->name : "compiler";
 }
 
 static int bind_cpu(void *arg, int cpu)
@@ -193,7 +175,7 @@ int exp_litmus_main(int argc, char **argv)
 	int n, failed = 0, same_cpu;
 
 	opts_parse(argc, argv, &spec, &o);
-	pairs = xcalloc(nr_mechanisms + NFIXED, sizeof(*pairs));
+	pairs = xcalloc(LITMUS_MAX_PAIRINGS, sizeof(*pairs));
 	n = parse_pairings(pairing_arg ? pairing_arg : "all", pairs);
 	if (placement_compute(o.topo, o.placement, 2, &pl, err, sizeof(err)) ||
 	    placement_check_affinity(&pl, err, sizeof(err)))
@@ -213,8 +195,8 @@ int exp_litmus_main(int argc, char **argv)
 
 		progress("litmus", i + 1, n, p->name);
 		table_set_str(&t, row, "pairing", p->name);
-		table_set_str(&t, row, "a_side", side_name(p->a, p->mech));
-		table_set_str(&t, row, "b_side", side_name(p->b, p->mech));
+		table_set_str(&t, row, "a_side", litmus_side_name(p->a, p->mech));
+		table_set_str(&t, row, "b_side", litmus_side_name(p->b, p->mech));
 		table_set_str(&t, row, "expect", p->forbidden ? "forbidden" : "allowed");
 		table_set_str(&t, row, "cpus", cpus);
 		if (same_cpu) {

@@ -2,7 +2,8 @@
 /*
  * Every available mechanism issues barriers without error in a real team;
  * unavailable ones are SKIP with their reason; the signal scheme collects
- * exactly one ack per other thread per barrier, sleeping threads included.
+ * exactly one ack per other thread per barrier, sleeping threads included;
+ * the private commands issue barriers with the team in another process.
  */
 #include "config.h"
 
@@ -49,13 +50,13 @@ int main(void)
 		return 0;
 	}
 	npus = topo_npus(topo);
-	plan((int)nr_mechanisms + 3);
+	plan((int)nr_mechanisms + 4);
 	for (size_t i = 0; i < nr_mechanisms; i++) {
 		const struct mechanism *m = mechanisms[i];
 		struct measure me;
 		struct team team;
 		char reason[256];
-		int n = strstr(m->name, "global") && !strstr(m->name, "expedited") ? 5 : NBARRIERS;
+		int n = mech_has(m, MC_GRACE_PERIOD, 0) ? 5 : NBARRIERS;
 
 		if (mech_probe(m, reason, sizeof(reason))) {
 			skip("%s unavailable: %s", m->name, reason);
@@ -103,19 +104,22 @@ int main(void)
 			team_stop(&team);
 		}
 	}
-	{
-		const struct mechanism *pe = mech_find("membarrier-private-expedited");
+	/* rseq-cpu: no team thread in this process, so it targets its own CPU. */
+	for (int k = 0; k < 2; k++) {
+		const struct mechanism *pe = mech_find(k ? "membarrier-private-expedited-rseq-cpu" :
+						      "membarrier-private-expedited");
 		struct measure me;
 		struct team team;
 		char reason[256];
 
-		if (mech_probe(pe, reason, sizeof(reason)) || npus < 2) {
-			skip("other-process team: %s", npus < 2 ? "one CPU" : reason);
+		if (!pe || mech_probe(pe, reason, sizeof(reason)) || npus < 2) {
+			skip("%s other-process team: %s", pe ? pe->name : "?",
+			     !pe ? "not built in" : npus < 2 ? "one CPU" : reason);
 		} else {
 			pe->setup(pe, reason, sizeof(reason));
 			ok(!run_team(pe, topo, 2, BEH_SPIN, 1, &me, &team, err, sizeof(err), 0) &&
 				   me.err == 0 && me.calls == NBARRIERS,
-			   "private-expedited with the other thread in another process");
+			   "%s with the other thread in another process", pe->name);
 		}
 	}
 	hwloc_topology_destroy(topo);

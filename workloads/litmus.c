@@ -23,6 +23,37 @@
 #include "litmus.h"
 #include "util.h"
 
+/* The controls and fences; the heavy mechanisms follow them. */
+static const struct litmus_pairing fixed[LITMUS_NFIXED] = {
+	{ "none", LS_COMPILER, LS_COMPILER, NULL, 0 },
+	{ "fence-one-side", LS_FENCE, LS_COMPILER, NULL, 0 },
+	{ "fence-both", LS_FENCE, LS_FENCE, NULL, 1 },
+};
+
+int litmus_heavy(const struct mechanism *m)
+{
+	return mech_has(m, 0, MC_FENCE_LIKE);
+}
+
+const char *litmus_side_name(enum litmus_side s, const struct mechanism *m)
+{
+	return s == LS_FENCE ? "fence" : s == LS_MECH ? m->name : "compiler";
+}
+
+size_t litmus_pairings(struct litmus_pairing *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < LITMUS_NFIXED; i++)
+		out[n++] = fixed[i];
+	for (size_t i = 0; i < nr_mechanisms; i++)
+		if (litmus_heavy(mechanisms[i]))
+			out[n++] = (struct litmus_pairing){
+				mechanisms[i]->name, LS_MECH, LS_COMPILER, mechanisms[i], 1
+			};
+	return n;
+}
+
 #define JITTER_MASK 63u	/* up to 64 loop turns before a side runs */
 
 static struct {

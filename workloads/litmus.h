@@ -23,6 +23,20 @@ struct litmus_pairing {
 	int forbidden;			/* r1 = r2 = 0 must not be seen */
 };
 
+/*
+ * Every pairing litmus offers, in order: the controls and the fences, then
+ * each mechanism that is not fence-like (a heavy barrier) on side A with a
+ * compiler barrier on B. out has room for LITMUS_MAX_PAIRINGS; returns the
+ * count.
+ */
+#define LITMUS_NFIXED 3
+#define LITMUS_MAX_PAIRINGS (LITMUS_NFIXED + nr_mechanisms)
+size_t litmus_pairings(struct litmus_pairing *out);
+/* A mechanism litmus pairs on side A: one that is not fence-like. */
+int litmus_heavy(const struct mechanism *m);
+/* "compiler", "fence" or the mechanism's name. */
+const char *litmus_side_name(enum litmus_side s, const struct mechanism *m);
+
 struct litmus_counts {
 	uint64_t trials;
 	uint64_t r[4];		/* index r1 * 2 + r2: r[0] is r1 = r2 = 0 */

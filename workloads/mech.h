@@ -74,6 +74,11 @@ const char *mech_cap_name(unsigned cap);
 int mech_probe(const struct mechanism *m, char *reason, size_t len);
 /* Comma-separated list of every name, for error messages. */
 const char *mech_names(void);
+/*
+ * The names of the mechanisms with every bit of all and none of none, as a
+ * --mechanism value ("a,b,c"), into buf; buf is returned.
+ */
+char *mech_names_with(unsigned all, unsigned none, char *buf, size_t len);
 
 /*
  * The signal mechanism's wait for acknowledgements: 0 spins (default, what
