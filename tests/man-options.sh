@@ -5,8 +5,9 @@
 # an experiment built into mbbench, under COMMON OPTIONS), and mbbench's
 # own options appear in the page. Subcommands come from `mbbench --help` and
 # options from each `--help`, so a new one is checked without a list here.
-# Options are the first word of a help line that starts with spaces and
-# "--", and every --word of the usage paragraph (up to the first blank line).
+# Options are the first --word of a help line that starts with spaces and
+# "--" (or "-x, --"), and every --word of the usage paragraph (up to the
+# first blank line).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 man=${top_srcdir:-.}/bench/mbbench.1
@@ -36,7 +37,7 @@ sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$man" |
 options() {
 	{
 		awk 'NF == 0 { exit } { print }' "$1" | grep -o -- '--[a-z][a-z0-9-]*'
-		awk '/^[[:space:]]+--[a-z]/ { print $1 }' "$1" | grep -o -- '^--[a-z][a-z0-9-]*'
+		sed -n 's/^[[:space:]]\{1,\}\(-[A-Za-z0-9],\{0,1\}[[:space:]]\{1,\}\)\{0,1\}\(--[a-z][a-z0-9-]*\).*/\2/p' "$1"
 	} | sort -u
 }
 # documented OPTION OWNER...: does the entry of one of the owners name it?
