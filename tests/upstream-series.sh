@@ -1,0 +1,201 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# kernel-patch/upstream/ is the GLOBAL_EXPEDITED fix as a series to mail:
+# a cover letter, the fix (0001) and a kselftest (0002). Checked here
+# without building a kernel:
+#
+#   - the cover letter is a [PATCH 0/2] with To: and Cc:, and 0001 and
+#     0002 carry no address but the placeholder author's and lists';
+#   - 0001 makes the same change as kernel-patch/fixes/ (they must not
+#     drift apart);
+#   - for each of Debian's linux-source-6.1 and linux-source-6.12 that is
+#     installed: the files the series touches (and checkpatch.pl with its
+#     data files, and kselftest.h) are extracted by name from the tarball
+#     into a git repository, `git am` applies 0001 and 0002, the new test
+#     is in the Makefile's TEST_GEN_PROGS and in .gitignore, that tree's
+#     `scripts/checkpatch.pl --strict --no-tree` passes each patch, and
+#     the selftest compiles against that tree's kselftest.h.
+#
+# checkpatch runs with --ignore UNKNOWN_COMMIT_ID (the extracted tree has
+# no history for the Fixes: id to resolve in) and FILE_PATH_CHANGES (the
+# generic "does MAINTAINERS need updating?" on a new file; the selftest
+# directory is under KERNEL SELFTEST FRAMEWORK already); see
+# kernel-patch/upstream/README.
+#
+# A version that is not installed is skipped with the package to install;
+# with neither, the whole test is skipped (exit 77). Extracting reads the
+# whole .tar.xz, 15-30 s per version (both at once). MBB_LINUX_SOURCE_DIR
+# (default /usr/src) is where the tarballs are looked for.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+UP=$(cd "${top_srcdir:-.}/kernel-patch/upstream" && pwd)
+FIXES=$(cd "${top_srcdir:-.}/kernel-patch/fixes" && pwd)
+SRC=${MBB_LINUX_SOURCE_DIR:-/usr/src}
+COVER=$UP/0000-cover-letter.patch
+P1=$UP/0001-sched-membarrier-Update-rq-membarrier_state.patch
+P2=$UP/0002-selftests-membarrier-Test-GLOBAL_EXPEDITED-lazy-mm.patch
+SELFTEST=tools/testing/selftests/membarrier/membarrier_test_global_expedited_lazy.c
+VERSIONS="6.1 6.12"
+
+for t in git tar xz perl; do
+	if ! command -v $t >/dev/null 2>&1; then
+		echo "1..0 # SKIP $t not found (apt-get install git tar xz-utils perl)"
+		exit 77
+	fi
+done
+have=""
+for v in $VERSIONS; do
+	[ -r "$SRC/linux-source-$v.tar.xz" ] && have="$have $v"
+done
+if [ -z "$have" ]; then
+	echo "1..0 # SKIP neither $SRC/linux-source-6.1.tar.xz nor $SRC/linux-source-6.12.tar.xz (apt-get install linux-source-6.12)"
+	exit 77
+fi
+# The user's git configuration (hooks, signing, am options) stays out.
+GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
+export GIT_CONFIG_GLOBAL GIT_CONFIG_NOSYSTEM
+CC=${CC:-gcc}
+cc_ok=0
+command -v "$CC" >/dev/null 2>&1 || cc_ok=1
+
+plan 13
+
+# 1. The cover letter.
+ok "$(head -n 12 "$COVER" | grep -q '^Subject: \[PATCH 0/2\] sched/membarrier: ' &&
+	grep -q '^To: .*mathieu.desnoyers@' "$COVER" && grep -q '^Cc: ' "$COVER" &&
+	grep -q 'linux-kselftest@vger.kernel.org' "$COVER" &&
+	grep -q '^Subject: \[PATCH 1/2\] ' "$P1" && grep -q '^Subject: \[PATCH 2/2\] ' "$P2"
+	echo $?)" "cover letter: [PATCH 0/2] sched/membarrier with To: and Cc:; patches 1/2 and 2/2"
+n=$(grep -c 'to be filled' "$COVER")
+[ "$n" = 0 ] || diag "the cover letter has $n place(s) marked 'to be filled' before it is sent"
+
+# 2. No personal address in the patches: the placeholder author and lists.
+grep -Eho '[A-Za-z0-9._+-]+@[A-Za-z0-9-]+\.[A-Za-z0-9.-]+' "$P1" "$P2" | sort -u |
+	grep -v -x -e 'maintainers@users.noreply.a-seed-5f7f7196.example' \
+		-e 'stable@vger.kernel.org' >"$TMP/addr"
+sed 's/^/# other address: /' "$TMP/addr"
+headers() { sed '/^$/q' "$1"; }
+ok "$([ ! -s "$TMP/addr" ] && ! { headers "$P1"; headers "$P2"; } | grep -q -i '^\(To\|Cc\): '
+	echo $?)" \
+	"0001 and 0002 carry no To:/Cc: headers and no address but the placeholder and lists"
+
+# 3. 0001 and fixes/ make the same change: the same hunks, context and
+# all, wherever in the file they land (the @@ lines name the place).
+diff_lines() { sed -n '/^@@/,/^-- $/p' "$1" | grep -v -e '^@@' -e '^-- $'; }
+diff_lines "$P1" >"$TMP/up"
+diff_lines "$FIXES/0001-sched-membarrier-Update-rq-membarrier_state.patch" >"$TMP/fix"
+ok "$([ -s "$TMP/up" ] && cmp -s "$TMP/up" "$TMP/fix"; echo $?)" \
+	"0001 makes the same change as fixes/0001"
+
+# Files the series changes that exist before it (a new file is --- /dev/null).
+touched=$(sed -n 's|^--- a/||p' "$P1" "$P2" | sort -u)
+
+# extract V: the files the series touches (and checkpatch.pl with its data
+# files, and kselftest.h) out of linux-source-V.tar.xz, by member name,
+# into $TMP/x-V; status in $TMP/x-V.rc. Run for every installed version at
+# once: most of the time is xz reading the whole tarball.
+extract() {
+	members=""
+	for f in $touched tools/testing/selftests/kselftest.h scripts/checkpatch.pl \
+		scripts/spelling.txt scripts/const_structs.checkpatch; do
+		members="$members linux-source-$1/$f"
+	done
+	mkdir -p "$TMP/x-$1"
+	t0=$(date +%s)
+	# shellcheck disable=SC2086 # one member name per word
+	tar -C "$TMP/x-$1" -xJf "$SRC/linux-source-$1.tar.xz" $members 2>"$TMP/x-$1.err"
+	echo $? >"$TMP/x-$1.rc"
+	echo "$(echo "$members" | wc -w) files in $(($(date +%s) - t0)) s" >"$TMP/x-$1.time"
+}
+pids=""
+for v in $have; do
+	extract "$v" &
+	pids="$pids $!"
+done
+# shellcheck disable=SC2086
+wait $pids
+
+# check_version V: tests 4-8 on linux-source-V.
+check_version() {
+	v=$1
+	tarball=$SRC/linux-source-$v.tar.xz
+	top=linux-source-$v
+	tree=$TMP/linux-$v
+	case " $have " in
+	*" $v "*) ;;
+	*)
+		for what in "extract" "git am" "checkpatch 0001" "checkpatch 0002" "selftest compiles"; do
+			skip "$v: $what: $tarball not installed (apt-get install linux-source-$v)"
+		done
+		return
+		;;
+	esac
+
+	# 4. Extracted (above), and committed as the base.
+	rc=$(cat "$TMP/x-$v.rc")
+	diag "$v: extracted $(cat "$TMP/x-$v.time")"
+	sed "s/^/# /" "$TMP/x-$v.err"
+	if [ "$rc" = 0 ]; then
+		mv "$TMP/x-$v/$top" "$tree" &&
+			git -C "$tree" init -q &&
+			git -C "$tree" add -A &&
+			git -C "$tree" -c user.name=test -c user.email=test@localhost \
+				commit -q -m "linux-source-$v" || rc=1
+	fi
+	ok "$rc" "$v: the files the series touches extract from $tarball"
+
+	# 5. git am, and the new test is built and ignored like its neighbours.
+	rc=1
+	if [ -d "$tree/.git" ]; then
+		git -C "$tree" -c user.name=test -c user.email=test@localhost \
+			am -q "$P1" "$P2" >"$TMP/am-$v" 2>&1
+		rc=$?
+		sed "s/^/# /" "$TMP/am-$v"
+		[ $rc = 0 ] || git -C "$tree" am --abort >/dev/null 2>&1
+	fi
+	ok "$([ $rc = 0 ] && [ "$(git -C "$tree" rev-list --count HEAD)" = 3 ] &&
+		sed -n '/^TEST_GEN_PROGS/,/^$/p' "$tree/tools/testing/selftests/membarrier/Makefile" |
+		grep -q 'membarrier_test_global_expedited_lazy$' &&
+		grep -q -x 'membarrier_test_global_expedited_lazy' \
+			"$tree/tools/testing/selftests/membarrier/.gitignore"; echo $?)" \
+		"$v: git am applies 0001 and 0002; the test is in TEST_GEN_PROGS and .gitignore"
+
+	# 6, 7. checkpatch --strict from the same tree.
+	for p in "$P1" "$P2"; do
+		name=$(basename "$p" | cut -c1-4)
+		if [ ! -f "$tree/scripts/checkpatch.pl" ]; then
+			skip "$v: checkpatch $name: no scripts/checkpatch.pl extracted"
+			continue
+		fi
+		(cd "$tree" && perl scripts/checkpatch.pl --strict --no-tree \
+			--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "$p") >"$TMP/cp" 2>&1
+		rc=$?
+		if [ $rc = 0 ]; then
+			sed -n "s/^total: /# $v $name: total: /p" "$TMP/cp"
+		else
+			sed "s/^/# /" "$TMP/cp"
+		fi
+		ok "$([ $rc = 0 ] && grep -q '^total: 0 errors, 0 warnings, 0 checks,' "$TMP/cp"; echo $?)" \
+			"$v: checkpatch.pl --strict: 0 errors, 0 warnings, 0 checks on $name"
+	done
+
+	# 8. The selftest compiles against this tree's kselftest.h.
+	if [ $cc_ok != 0 ]; then
+		skip "$v: selftest compiles: $CC not found (apt-get install gcc)"
+	elif [ ! -f "$tree/$SELFTEST" ]; then
+		ok 1 "$v: selftest compiles: $SELFTEST is not there (git am failed)"
+	else
+		# -D_GNU_SOURCE= as 6.12's selftests/lib.mk adds it.
+		"$CC" -Wall -Wextra -Werror -O2 -D_FORTIFY_SOURCE=2 -D_GNU_SOURCE= -o "$TMP/lazy-$v" \
+			"$tree/$SELFTEST" -lpthread >"$TMP/cc-$v" 2>&1
+		rc=$?
+		sed "s/^/# /" "$TMP/cc-$v"
+		ok $rc "$v: $SELFTEST compiles with $CC -Wall -Wextra -Werror"
+	fi
+}
+
+for v in $VERSIONS; do
+	check_version "$v"
+done
+
+done_testing
