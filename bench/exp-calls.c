@@ -168,3 +168,41 @@ int exp_calls_main(int argc, char **argv)
 	opts_free(&o);
 	return 0;
 }
+
+/*
+ * The sweep: every mechanism at every thread count, modelled at
+ * --max-repeat repeats, the most its CI target can take.
+ */
+static double calls_cost(const struct preset *p, const struct plan_host *h,
+			 const struct mechanism *m)
+{
+	int n, *t = plan_counts(h->threads, &n), ci = p->ci_target > 0;
+	int reps = ci ? p->max_repeat : p->repeat;
+	double s = 0.05;
+
+	for (int i = 0; i < n; i++)
+		s += (reps + ci) * p->duration + p->duration / 10 + 0.03 + PLAN_TH * t[i];
+	free(t);
+	/* null's harness check (overhead_check): ten durations more */
+	if (!strcmp(m->name, "null"))
+		s += 10 * p->duration;
+	return s;
+}
+
+static void calls_options(FILE *f, const struct preset *p, const struct plan_host *h)
+{
+	fprintf(f, " --threads %s --placement %s%s", h->threads, h->placement, h->behaviour);
+	plan_repeat_options(f, p, p->ci_target > 0);
+}
+
+const struct experiment exp_calls = {
+	.name = "calls",
+	.summary = "barrier calls/s vs thread count, per mechanism",
+	.main = exp_calls_main,
+	.quick = { .duration = 0.1, .repeat = 3, .ci_target = 3, .max_repeat = 12 },
+	.full = { .duration = 1, .repeat = 5, .ci_target = 1, .max_repeat = 20 },
+	.floor = 0.02,
+	.cut = CUT_MAX,
+	.cost = calls_cost,
+	.options = calls_options,
+};

@@ -554,3 +554,54 @@ int exp_contend_main(int argc, char **argv)
 	opts_free(&o);
 	return 0;
 }
+
+/* The sweep: the expedited mutex against the schemes not behind it (no
+ * membarrier command), at every caller count, threads and processes. */
+static const struct mech_pick contend_picks[] = {
+	{ .all = MC_IPI, .cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED },
+	{ .all = MC_IPI, .cmd = PICK_NO_CMD },
+};
+
+static double contend_cost(const struct preset *p, const struct plan_host *h,
+			   const struct mechanism *m)
+{
+	int n, *c = plan_counts(h->callers, &n), N = h->npus;
+	/* at most, with the warm-up */
+	int reps = p->ci_target > 0 ? p->max_repeat + 1 : p->repeat;
+	double s = 0.1;
+
+	(void)m;
+	for (int i = 0; i < n; i++) {
+		int t = c[i], sp = (int)(4.0 * N / t) - 1;
+
+		s += reps * (p->duration + 0.035 + PLAN_TH * (t + N - 1));	/* threads */
+		if (sp > N - 1)
+			sp = N - 1;
+		if (sp < 0)
+			sp = 0;
+		s += reps * (p->duration + 0.035 + PLAN_TH * t * (1 + sp) + 0.001 * t);
+	}
+	free(c);
+	return s;
+}
+
+static void contend_options(FILE *f, const struct preset *p, const struct plan_host *h)
+{
+	fprintf(f, " --placement %s", h->placement);
+	plan_repeat_options(f, p, p->ci_target > 0 && p->max_repeat > p->repeat);
+	fprintf(f, " --mode both --callers %s", h->callers);
+}
+
+const struct experiment exp_contend = {
+	.name = "contend",
+	.summary = "C concurrent callers: aggregate and per-caller barriers/s",
+	.main = exp_contend_main,
+	.quick = { .duration = 0.1, .repeat = 3, .ci_target = 5, .max_repeat = 6 },
+	.full = { .duration = 2, .repeat = 5, .ci_target = 2, .max_repeat = 10 },
+	.floor = 0.05,
+	.cut = CUT_HALVE,
+	.picks = contend_picks,
+	.npicks = NPICKS(contend_picks),
+	.cost = contend_cost,
+	.options = contend_options,
+};

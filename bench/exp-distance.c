@@ -188,3 +188,39 @@ int exp_distance_main(int argc, char **argv)
 	opts_free(&o);
 	return 0;
 }
+
+/* The sweep: the IPI mechanisms, the expedited one first, each at every
+ * level the host has; like calls at each level. */
+static const struct mech_pick distance_picks[] = {
+	{ .all = MC_IPI, .cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED },
+	{ .all = MC_IPI, .cmd = PICK_ANY },
+};
+
+static double distance_cost(const struct preset *p, const struct plan_host *h,
+			    const struct mechanism *m)
+{
+	int ci = p->ci_target > 0, reps = ci ? p->max_repeat : p->repeat;
+
+	(void)m;
+	return 0.05 + h->distance_levels * ((reps + ci) * p->duration + p->duration / 10 + 0.03);
+}
+
+static void distance_options(FILE *f, const struct preset *p, const struct plan_host *h)
+{
+	(void)h;
+	plan_repeat_options(f, p, p->ci_target > 0);
+}
+
+const struct experiment exp_distance = {
+	.name = "distance",
+	.summary = "cost of one barrier by IPI distance: SMT sibling, core, L3, NUMA, package",
+	.main = exp_distance_main,
+	.quick = { .duration = 0.1, .repeat = 3, .ci_target = 5, .max_repeat = 5 },
+	.full = { .duration = 0.5, .repeat = 5, .ci_target = 1, .max_repeat = 20 },
+	.floor = 0.02,
+	.cut = CUT_MAX,
+	.picks = distance_picks,
+	.npicks = NPICKS(distance_picks),
+	.cost = distance_cost,
+	.options = distance_options,
+};

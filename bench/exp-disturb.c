@@ -313,3 +313,43 @@ int exp_disturb_main(int argc, char **argv)
 	opts_free(&o);
 	return 0;
 }
+
+/*
+ * The sweep: every role (in turn where CPUs are few) for the mechanisms
+ * whose disturbance differs: the expedited IPIs, the grace period, signals
+ * and TLB shootdowns, the 2010 IPIs (skipped rows off the patched kernel).
+ */
+static const struct mech_pick disturb_picks[] = {
+	{ .all = MC_IPI, .cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED },
+	{ .all = MC_GRACE_PERIOD, .none = MC_PATCHED_KERNEL, .cmd = PICK_ANY },
+	{ .all = MC_IPI, .cmd = PICK_NO_CMD },
+	{ .all = MC_IPI | MC_PATCHED_KERNEL, .cmd = PICK_ANY },
+};
+
+static double disturb_cost(const struct preset *p, const struct plan_host *h,
+			   const struct mechanism *m)
+{
+	(void)m;
+	return h->disturb_rounds * 2 * p->duration + 0.8;
+}
+
+static void disturb_options(FILE *f, const struct preset *p, const struct plan_host *h)
+{
+	(void)h;
+	fprintf(f, " --duration %g --rate 1000", p->duration);
+}
+
+const struct experiment exp_disturb = {
+	.name = "disturb",
+	.summary = "IPIs and latency a barrier storm causes on other CPUs",
+	.main = exp_disturb_main,
+	.quick = { .duration = 0.3 },
+	.full = { .duration = 5 },
+	.floor = 0.1,
+	.picks = disturb_picks,
+	.npicks = NPICKS(disturb_picks),
+	.cpus = 2,	/* a CPU besides the caller's */
+	.skipped_s = 0.3,
+	.cost = disturb_cost,
+	.options = disturb_options,
+};

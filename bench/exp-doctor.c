@@ -494,3 +494,9 @@ int exp_doctor_main(int argc, char **argv)
 	opts_free(&o);
 	return naffected ? 1 : 0;
 }
+
+const struct experiment exp_doctor = {
+	.name = "doctor",
+	.summary = "what this kernel gets wrong or makes expensive, by measurement",
+	.main = exp_doctor_main,
+};

@@ -270,3 +270,15 @@ int exp_info_main(int argc, char **argv)
 	opts_free(&o);
 	return 0;
 }
+
+const struct experiment exp_info = {
+	.name = "info",
+	.summary = "host facts recorded with every result",
+	.main = exp_info_main,
+};
+
+const struct experiment exp_list = {
+	.name = "list",
+	.summary = "every mechanism, available here or why not",
+	.main = exp_list_main,
+};

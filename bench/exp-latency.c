@@ -228,3 +228,29 @@ int exp_latency_main(int argc, char **argv)
 	opts_free(&o);
 	return 0;
 }
+
+/* The sweep: every mechanism, its duration in --repeat batches whose
+ * spread gives the percentiles' CIs. */
+static double latency_cost(const struct preset *p, const struct plan_host *h,
+			   const struct mechanism *m)
+{
+	(void)m;
+	return p->duration + 0.08 + PLAN_TH * h->npus;
+}
+
+static void latency_options(FILE *f, const struct preset *p, const struct plan_host *h)
+{
+	fprintf(f, " --placement %s%s --duration %g --repeat %d", h->placement, h->behaviour,
+		p->duration / p->repeat, p->repeat);
+}
+
+const struct experiment exp_latency = {
+	.name = "latency",
+	.summary = "per-call latency distribution per mechanism",
+	.main = exp_latency_main,
+	.quick = { .duration = 0.3, .repeat = 6 },
+	.full = { .duration = 10, .repeat = 10 },
+	.floor = 0.1,
+	.cost = latency_cost,
+	.options = latency_options,
+};

@@ -258,3 +258,35 @@ int exp_litmus_main(int argc, char **argv)
 	opts_free(&o);
 	return failed ? 1 : 0;
 }
+
+/* The sweep: one point, every pairing, the duration in --repeat runs whose
+ * spread gives the rates' CIs. A pairing whose mechanism is absent is a
+ * skipped row. */
+static double litmus_cost(const struct preset *p, const struct plan_host *h,
+			  const struct mechanism *m)
+{
+	int runs = LITMUS_NFIXED;
+
+	(void)m;
+	for (size_t i = 0; i < nr_mechanisms; i++)
+		runs += litmus_heavy(mechanisms[i]) && h->available(h, mechanisms[i]);
+	return runs * (p->duration + 0.05) + 0.1;
+}
+
+static void litmus_options(FILE *f, const struct preset *p, const struct plan_host *h)
+{
+	fprintf(f, " --placement %s --duration %g --repeat %d", h->placement,
+		p->duration / p->repeat, p->repeat);
+}
+
+const struct experiment exp_litmus = {
+	.name = "litmus",
+	.summary = "store-buffering litmus: every barrier pairing orders memory",
+	.main = exp_litmus_main,
+	.quick = { .duration = 0.3, .repeat = 3 },
+	.full = { .duration = 10, .repeat = 5 },	/* the seed ran 10 s */
+	.floor = 0.1,
+	.all_opt = "--pairing",
+	.cost = litmus_cost,
+	.options = litmus_options,
+};

@@ -47,7 +47,7 @@ static int any_cpu(void *arg, int cpu)
 }
 
 /* disturb's rounds with every role on this topology (every CPU usable). */
-static int disturb_rounds(hwloc_topology_t topo)
+int points_disturb_rounds(hwloc_topology_t topo)
 {
 	struct dplan_in in = { .topo = topo, .cpu_ok = any_cpu, .caller_cpu = -1 };
 	struct round *r = NULL;
@@ -59,7 +59,7 @@ static int disturb_rounds(hwloc_topology_t topo)
 }
 
 /* The levels distance finds a CPU pair at on this topology. */
-static int distance_levels(hwloc_topology_t topo)
+int points_distance_levels(hwloc_topology_t topo)
 {
 	struct dist_pair p[DL_COUNT];
 	int n = 0;
@@ -182,9 +182,9 @@ int exp_points_main(int argc, char **argv)
 		else if (!strcmp(list, "npus"))
 			printf("%d\n", topo_npus(topo));
 		else if (!strcmp(list, "distance-levels"))
-			printf("%d\n", distance_levels(topo));
+			printf("%d\n", points_distance_levels(topo));
 		else
-			printf("%d\n", disturb_rounds(topo));
+			printf("%d\n", points_disturb_rounds(topo));
 		free(s);
 	} else if (csv) {
 		printf("list,count,why,n_same_core,n_same_l3,n_same_package,n_same_numa,n_remote\n");
@@ -205,3 +205,9 @@ int exp_points_main(int argc, char **argv)
 	hwloc_topology_destroy(topo);
 	return 0;
 }
+
+const struct experiment exp_points = {
+	.name = "points",
+	.summary = "thread and caller counts chosen from the topology (measures nothing)",
+	.main = exp_points_main,
+};

@@ -306,3 +306,39 @@ int exp_rcu_main(int argc, char **argv)
 	opts_free(&o);
 	return failed ? 1 : 0;
 }
+
+/* The sweep: one point, every scheme; at most, with the warm-up. A scheme
+ * whose mechanism is absent is a skipped row. */
+static double rcu_cost(const struct preset *p, const struct plan_host *h,
+		       const struct mechanism *m)
+{
+	int runs = 0, reps = p->ci_target > 0 ? p->max_repeat + 1 : p->repeat;
+
+	(void)m;
+	for (size_t i = 0; i < nr_rcu_schemes; i++) {
+		const struct mechanism *sm = rcu_scheme_mech(rcu_schemes[i]);
+
+		if (!rcu_scheme_is_broken(rcu_schemes[i]) && (!sm || h->available(h, sm)))
+			runs++;
+	}
+	return runs * reps * (p->duration + 0.013 + PLAN_TH * h->npus) + 0.1;
+}
+
+static void rcu_options(FILE *f, const struct preset *p, const struct plan_host *h)
+{
+	fprintf(f, " --placement %s", h->placement);
+	plan_repeat_options(f, p, p->ci_target > 0 && p->max_repeat > p->repeat);
+}
+
+const struct experiment exp_rcu = {
+	.name = "rcu",
+	.summary = "userspace RCU reads/s and writes/s per scheme, with torture",
+	.main = exp_rcu_main,
+	.quick = { .duration = 0.3, .repeat = 3, .ci_target = 5, .max_repeat = 5 },
+	.full = { .duration = 10, .repeat = 5, .ci_target = 2, .max_repeat = 10 },
+	.floor = 0.1,
+	.cut = CUT_HALVE,
+	.all_opt = "--scheme",
+	.cost = rcu_cost,
+	.options = rcu_options,
+};

@@ -182,3 +182,71 @@ int exp_register_main(int argc, char **argv)
 	opts_free(&o);
 	return 0;
 }
+
+/* The sweep: every membarrier command that has a registration. */
+static const struct mech_pick register_picks[] = {
+	{ .all = MC_REGISTER, .cmd = PICK_SOME_CMD },
+};
+
+/* The preset's thread counts; without them 0, 1, 2, N and 2N. */
+static void register_threads(const struct preset *p, const struct plan_host *h,
+			     char *buf, size_t len)
+{
+	int v[] = { 0, 1, 2, h->npus, 2 * h->npus };
+	size_t n = 0;
+
+	if (p->threads) {
+		snprintf(buf, len, "%s", p->threads);
+		return;
+	}
+	buf[0] = '\0';
+	for (int last = -1;;) {	/* ascending, each once */
+		int next = -1;
+
+		for (int i = 0; i < 5; i++)
+			if (v[i] > last && (next < 0 || v[i] < next))
+				next = v[i];
+		if (next < 0)
+			return;
+		n += snprintf(buf + n, len - n, "%s%d", n ? "," : "", next);
+		last = next;
+	}
+}
+
+static double register_cost(const struct preset *p, const struct plan_host *h,
+			    const struct mechanism *m)
+{
+	char list[64];
+	int n, *t;
+	double s = 0.05;
+
+	(void)m;
+	register_threads(p, h, list, sizeof(list));
+	t = plan_counts(list, &n);
+	for (int i = 0; i < n; i++)
+		s += p->repeat * (0.03 + PLAN_TH * t[i]);
+	free(t);
+	return s;
+}
+
+static void register_options(FILE *f, const struct preset *p, const struct plan_host *h)
+{
+	char list[64];
+
+	register_threads(p, h, list, sizeof(list));
+	fprintf(f, " --placement %s%s --threads %s --repeat %d", h->placement, h->behaviour,
+		list, p->repeat);
+}
+
+const struct experiment exp_register = {
+	.name = "register",
+	.summary = "cost of MEMBARRIER_CMD_REGISTER_* with threads running",
+	.main = exp_register_main,
+	.quick = { .repeat = 3, .threads = "0,1" },
+	.full = { .repeat = 10 },
+	.cut = CUT_HALVE,
+	.picks = register_picks,
+	.npicks = NPICKS(register_picks),
+	.cost = register_cost,
+	.options = register_options,
+};

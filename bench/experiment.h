@@ -1,18 +1,47 @@
 /* SPDX-License-Identifier: MIT */
-/* The subcommands: one exp-*.c each, one row in mbbench.c's table. */
+/*
+ * The subcommands: one exp-*.c each, whose `const struct experiment exp_foo`
+ * at its end is one row of exp-registry.c. An experiment the sweep runs
+ * also carries its presets and its cost (plan.h).
+ */
 #ifndef MBBENCH_EXPERIMENT_H
 #define MBBENCH_EXPERIMENT_H
 
 #include "cli.h"
 #include "harness.h"
 #include "output.h"
+#include "plan.h"
 #include "points.h"
 
 struct experiment {
 	const char *name;
 	const char *summary;
 	int (*main)(int argc, char **argv);
+	/* The sweep's part; cost NULL: the sweep does not run it. */
+	struct preset quick, full;
+	double floor;		/* the least duration fitting scales to */
+	enum preset_cut cut;
+	const struct mech_pick *picks;	/* NULL: every mechanism */
+	int npicks;
+	/* "--scheme", "--pairing": one point, "all", only without --mechanism
+	 * (NULL: one point per mechanism, with --mechanism) */
+	const char *all_opt;
+	int cpus;		/* the usable CPUs a point needs */
+	double skipped_s;	/* a point whose mechanism is absent; 0: PLAN_SKIPPED_S */
+	/* Predicted seconds of one point (m NULL: the "all" point). */
+	double (*cost)(const struct preset *p, const struct plan_host *h,
+		       const struct mechanism *m);
+	/* Its options after the selection, each with a leading space. */
+	void (*options)(FILE *f, const struct preset *p, const struct plan_host *h);
 };
+#define NPICKS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* Every subcommand (exp-registry.c): the swept ones in the sweep's order. */
+extern const struct experiment *const experiments[];
+extern const size_t nr_experiments;
+extern const struct experiment exp_calls, exp_latency, exp_distance, exp_disturb,
+	exp_contend, exp_register, exp_rcu, exp_litmus, exp_doctor, exp_info,
+	exp_list, exp_plan, exp_points;
 
 int exp_list_main(int argc, char **argv);
 int exp_info_main(int argc, char **argv);
@@ -26,6 +55,10 @@ int exp_rcu_main(int argc, char **argv);
 int exp_points_main(int argc, char **argv);
 int exp_distance_main(int argc, char **argv);
 int exp_doctor_main(int argc, char **argv);
+int exp_plan_main(int argc, char **argv);
+/* exp-points.c: disturb's rounds with every role, distance's levels. */
+int points_disturb_rounds(hwloc_topology_t topo);
+int points_distance_levels(hwloc_topology_t topo);
 
 /* The columns table_set_topology fills, for an experiment's column table. */
 #define TOPOLOGY_COLS						\

@@ -20,21 +20,23 @@
 #include "strbuf.h"
 #include "util.h"
 
-static const struct experiment experiments[] = {
-	{ "calls", "barrier calls/s vs thread count, per mechanism", exp_calls_main },
-	{ "contend", "C concurrent callers: aggregate and per-caller barriers/s", exp_contend_main },
-	{ "distance", "cost of one barrier by IPI distance: SMT sibling, core, L3, NUMA, package", exp_distance_main },
-	{ "doctor", "what this kernel gets wrong or makes expensive, by measurement", exp_doctor_main },
-	{ "disturb", "IPIs and latency a barrier storm causes on other CPUs", exp_disturb_main },
-	{ "info", "host facts recorded with every result", exp_info_main },
-	{ "latency", "per-call latency distribution per mechanism", exp_latency_main },
-	{ "list", "every mechanism, available here or why not", exp_list_main },
-	{ "litmus", "store-buffering litmus: every barrier pairing orders memory", exp_litmus_main },
-	{ "points", "thread and caller counts chosen from the topology (measures nothing)", exp_points_main },
-	{ "rcu", "userspace RCU reads/s and writes/s per scheme, with torture", exp_rcu_main },
-	{ "register", "cost of MEMBARRIER_CMD_REGISTER_* with threads running", exp_register_main },
-};
-#define NEXP (sizeof(experiments) / sizeof(experiments[0]))
+/* The subcommands (exp-registry.c) by name, for --help and errors. */
+static const struct experiment **sorted;
+static size_t nexp;
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct experiment *const *)a)->name,
+		      (*(const struct experiment *const *)b)->name);
+}
+
+static void sort_experiments(void)
+{
+	sorted = xcalloc(nr_experiments, sizeof(*sorted));
+	for (nexp = 0; nexp < nr_experiments; nexp++)
+		sorted[nexp] = experiments[nexp];
+	qsort(sorted, nexp, sizeof(sorted[0]), by_name);
+}
 
 /*
  * Subcommands run by a helper program, found the way git finds its own:
@@ -62,8 +64,8 @@ static const struct {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: mbbench SUBCOMMAND [options]   (mbbench SUBCOMMAND --help)\n\nexperiments:\n");
-	for (size_t i = 0; i < NEXP; i++)
-		fprintf(f, "  %-10s %s\n", experiments[i].name, experiments[i].summary);
+	for (size_t i = 0; i < nexp; i++)
+		fprintf(f, "  %-10s %s\n", sorted[i]->name, sorted[i]->summary);
 	fprintf(f, "\nresults folders:\n");
 	for (size_t i = 0; i < NHELPERS; i++)
 		fprintf(f, "  %-10s %s\n", helpers[i].name, helpers[i].summary);
@@ -120,6 +122,7 @@ static int run_helper(const char *name, int python, char **argv)
 int main(int argc, char **argv)
 {
 	check_stdout_at_exit();
+	sort_experiments();
 	if (argc < 2)
 		die("give a subcommand, e.g. mbbench sweep (mbbench --help lists them)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
@@ -133,15 +136,15 @@ int main(int argc, char **argv)
 		printf("mbbench (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < NEXP; i++)
-		if (!strcmp(argv[1], experiments[i].name)) {
+	for (size_t i = 0; i < nexp; i++)
+		if (!strcmp(argv[1], sorted[i]->name)) {
 			/*
 			 * A file size limit (RLIMIT_FSIZE) makes a write fail
 			 * with EFBIG, which the writer reports and cleans up
 			 * after, instead of killing the process mid-file.
 			 */
 			signal(SIGXFSZ, SIG_IGN);
-			return experiments[i].main(argc - 1, argv + 1);
+			return sorted[i]->main(argc - 1, argv + 1);
 		}
 	for (size_t i = 0; i < NHELPERS; i++)
 		if (!strcmp(argv[1], helpers[i].name))
@@ -149,8 +152,8 @@ int main(int argc, char **argv)
 	{
 		static struct strbuf names = STRBUF_INIT;	/* still held at exit */
 
-		for (size_t i = 0; i < NEXP; i++)
-			strbuf_addf(&names, "%s%s", i ? ", " : "", experiments[i].name);
+		for (size_t i = 0; i < nexp; i++)
+			strbuf_addf(&names, "%s%s", i ? ", " : "", sorted[i]->name);
 		for (size_t i = 0; i < NHELPERS; i++)
 			strbuf_addf(&names, ", %s", helpers[i].name);
 		die("unknown subcommand '%s' (valid: %s)", argv[1], strbuf_str(&names));

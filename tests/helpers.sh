@@ -24,7 +24,7 @@ ok $? "every helper prints its usage on --help and -h, exit 0 (bad:${bad:- none}
 
 # Every experiment takes -h like --help.
 bad=
-for e in calls contend distance disturb doctor info latency list litmus points rcu register; do
+for e in calls contend distance disturb doctor info latency list litmus plan points rcu register; do
 	"$MBBENCH" "$e" -h >"$TMP/h" 2>&1 && grep -q "^usage: mbbench $e" "$TMP/h" || bad="$bad $e"
 done
 [ -z "$bad" ]

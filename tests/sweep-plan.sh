@@ -23,7 +23,7 @@ numa4|pack:2 node:2 l3:2 core:8 pu:2"
 	echo "1..0 # SKIP built without liburcu: the golden plans count its rcu schemes"
 	exit 77
 }
-plan 18
+plan 20
 
 cd "$TMP" || exit 1
 while IFS='|' read -r name topo; do
@@ -98,6 +98,29 @@ for args in "--plan --budget soon" "--plan --budget 5" "--plan --threads 0" \
 done
 [ -z "$bad" ]
 ok $? "bad --budget, --threads, --callers, --placement, --assume-available without --plan: exit 2, one line (bad:${bad:- none})"
+
+# mbbench plan is the plan: sweep --plan prints exactly what it prints.
+bad=
+for args in "--quick" "--full --budget 20m --mechanism signal,null" "--threads 1-3 --callers 2 --behaviour sleep"; do
+	# shellcheck disable=SC2086
+	MBBENCH_SYNTHETIC="pack:2 core:4 pu:2" "$MBBENCH" sweep --plan $args >sweep.txt 2>err &&
+		MBBENCH_SYNTHETIC="pack:2 core:4 pu:2" "$MBBENCH" plan $args >planc.txt 2>err &&
+		cmp -s sweep.txt planc.txt && [ -s planc.txt ] || bad="$bad [$args]"
+done
+[ -z "$bad" ]
+ok $? "sweep --plan prints what mbbench plan prints (bad:${bad:- none})"
+
+bad=
+for args in "--budget soon" "--budget 5" "--threads 0" "--threads 1,,2" "--callers 1-" "--callers 3-2" \
+	"--placement sideways" "--placement a/b" "--behaviour lazy" "--mechanism nosuch" "--mechanism null,null" \
+	"--mechanism null,,fence" "--quick --full" "--format xml" "--budget" "--frobnicate" "extra"; do
+	# shellcheck disable=SC2086
+	"$MBBENCH" plan $args >out 2>err
+	rc=$?
+	{ [ "$rc" -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && [ ! -s out ]; } || bad="$bad [$args: rc $rc]"
+done
+[ -z "$bad" ]
+ok $? "mbbench plan with bad input: exit 2, one line, nothing on stdout (bad:${bad:- none})"
 
 # The topology as XML, for a host without lstopo (a guest): what hwloc reads
 # back from it is the same machine.

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: MIT
+/*
+ * plan: the points `mbbench sweep` runs on this topology, each with the
+ * command that measures it and its predicted seconds, fitted into the
+ * budget (plan.c). Nothing is bound, probed beyond `mbbench list` or
+ * measured, and the topology may be another host's (MBBENCH_SYNTHETIC,
+ * HWLOC_SYNTHETIC, HWLOC_XMLFILE): the sweep reads --format lines.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiment.h"
+#include "mech.h"
+#include "plan.h"
+#include "util.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: mbbench plan [--quick|--full] [--budget DURATION] [--threads LIST]\n"
+		"                    [--callers LIST] [--placement P] [--behaviour spin|sleep]\n"
+		"                    [--mechanism LIST] [--assume-available] [--format human|lines]\n"
+		"The points mbbench sweep runs here: experiment, mechanism, predicted\n"
+		"seconds and options, fitted into the budget. Measures nothing; the\n"
+		"topology is this host's, or MBBENCH_SYNTHETIC / HWLOC_SYNTHETIC /\n"
+		"HWLOC_XMLFILE's.\n\n"
+		"  --quick, --full    the preset (default quick: 300 s; full: 2 h)\n"
+		"  --budget D         the time the sweep may take, e.g. 300, 20m, 2h\n"
+		"  --threads LIST     calls' thread counts (default: from the topology)\n"
+		"  --callers LIST     contend's caller counts (default: from the topology)\n"
+		"  --placement P      compact (default), smt, scatter or a CPU list\n"
+		"  --behaviour B      spin or sleep, for calls, latency and register\n"
+		"  --mechanism LIST   only these mechanisms (then no rcu or litmus point)\n"
+		"  --assume-available plan as if every mechanism were available\n"
+		"  --format F         human (default), or lines: one point a line,\n"
+		"                     \"point EXP NAME SECONDS CPUS ARGV...\", for the sweep\n");
+}
+
+static signed char avail_cache[64];
+
+static int available(const struct plan_host *h, const struct mechanism *m)
+{
+	for (size_t i = 0; i < nr_mechanisms && i < sizeof(avail_cache); i++) {
+		char reason[256];
+
+		if (mechanisms[i] != m)
+			continue;
+		if (!avail_cache[i])
+			avail_cache[i] = h->assume || !mech_probe(m, reason, sizeof(reason)) ? 1 : -1;
+		return avail_cache[i] > 0;
+	}
+	return h->assume;
+}
+
+/* The --mechanism list, checked, in its order; NULL: every mechanism. */
+static const struct mechanism **parse_only(const char *arg, int *n)
+{
+	const struct mechanism **out = xcalloc(nr_mechanisms + 1, sizeof(*out));
+	char *copy = xstrdup(arg), *tok, *save = NULL;
+
+	if (strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789,_.-") !=
+	    strlen(arg) || !*arg)
+		die("--mechanism '%s': give names separated by commas, without spaces (see mbbench list)",
+			  arg);
+	if (arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
+		die("--mechanism '%s' has an empty name (give names separated by single commas)",
+			  arg);
+	*n = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct mechanism *m = mech_find(tok);
+
+		if (!m)
+			die("unknown mechanism '%s' (see mbbench list)", tok);
+		for (int i = 0; i < *n; i++)
+			if (out[i] == m)
+				die("--mechanism names '%s' twice", tok);
+		out[(*n)++] = m;
+	}
+	free(copy);
+	return out;
+}
+
+static void add_point(struct plan *p, int k, const struct mechanism *m)
+{
+	for (int i = 0; i < p->n; i++)
+		if (p->pts[i].exp == k && p->pts[i].m == m)
+			return;
+	p->pts = xrealloc(p->pts, (p->n + 1) * sizeof(*p->pts));
+	p->pts[p->n++] = (struct plan_point){ .e = p->exps[k], .exp = k, .m = m };
+}
+
+static void add_points(struct plan *p, int k, const struct mechanism **only, int nonly)
+{
+	const struct experiment *e = p->exps[k];
+
+	if (e->all_opt) {
+		if (!only)
+			add_point(p, k, NULL);
+		return;
+	}
+	if (!e->picks) {
+		for (size_t i = 0; i < (only ? (size_t)nonly : nr_mechanisms); i++)
+			add_point(p, k, only ? only[i] : mechanisms[i]);
+		return;
+	}
+	for (int j = 0; j < e->npicks; j++)
+		for (size_t i = 0; i < nr_mechanisms; i++) {
+			int in = !only;
+
+			for (int o = 0; o < nonly; o++)
+				in |= only[o] == mechanisms[i];
+			if (in && mech_picked(mechanisms[i], &e->picks[j]))
+				add_point(p, k, mechanisms[i]);
+		}
+}
+
+/* The counts of p only there as powers of two, "4,8". */
+static char *ladder_only(const struct tpoint *p, int n)
+{
+	char *s = xmalloc((size_t)n * 11 + 1);
+	size_t len = 0;
+
+	s[0] = '\0';
+	for (int i = 0; i < n; i++)
+		if (p[i].why == TP_LADDER)
+			len += sprintf(s + len, "%s%d", len ? "," : "", p[i].t);
+	return s;
+}
+
+static void print_point(FILE *f, const struct plan *p, int i, int lines)
+{
+	const struct plan_point *pt = &p->pts[i];
+	const char *name = pt->m ? pt->m->name : "all";
+	const char *sel = pt->e->all_opt ? pt->e->all_opt : "--mechanism";
+
+	if (lines)
+		fprintf(f, "point %s %s %.1f %d %s %s %s", pt->e->name, name, pt->s,
+			pt->e->cpus > 1 ? pt->e->cpus : 1, pt->e->name, sel, name);
+	else
+		fprintf(f, "%s %s %.1f %s %s", pt->e->name, name, pt->s, sel, name);
+	plan_options(f, p, i);
+	fputc('\n', f);
+}
+
+int exp_plan_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "assume-available", no_argument, NULL, 'a' },
+		{ "behaviour", required_argument, NULL, 'B' },
+		{ "budget", required_argument, NULL, 'b' },
+		{ "callers", required_argument, NULL, 'c' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "full", no_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "mechanism", required_argument, NULL, 'm' },
+		{ "placement", required_argument, NULL, 'p' },
+		{ "quick", no_argument, NULL, 'q' },
+		{ "threads", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *preset = NULL, *threads = NULL, *callers = NULL, *only_arg = NULL;
+	const struct mechanism **only = NULL;
+	struct plan p = { .budget = 0 };
+	char err[256], sum[256], beh[32] = "";
+	int c, lines = 0, nonly = 0, nt, nc;
+	hwloc_topology_t topo;
+	struct tpoint *tp, *cp;
+
+	p.host.placement = "compact";
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'q':
+		case 'F':
+			if (preset && strcmp(preset, c == 'q' ? "quick" : "full"))
+				die("--quick and --full: choose one");
+			preset = c == 'q' ? "quick" : "full";
+			break;
+		case 'b':
+			p.budget = plan_budget_parse(optarg);
+			if (p.budget < 0)
+				die("--budget '%s' is not a duration from 10 s to 100 days (e.g. 300, 20m, 2h)",
+					  optarg);
+			break;
+		case 't':
+			if (plan_counts_check(optarg, 4096))
+				die("bad --threads '%s' (counts 1..4096 like 1,2,4 or 1-8)", optarg);
+			threads = optarg;
+			break;
+		case 'c':
+			if (plan_counts_check(optarg, 1024))
+				die("bad --callers '%s' (counts 1..1024 like 1,2,4 or 1-8)", optarg);
+			callers = optarg;
+			break;
+		case 'p':
+			if (!*optarg || strspn(optarg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789,-") !=
+			    strlen(optarg))
+				die("--placement '%s': use compact, smt, scatter or a CPU list like 0-3,8",
+					  optarg);
+			p.host.placement = optarg;
+			break;
+		case 'B':
+			if (strcmp(optarg, "spin") && strcmp(optarg, "sleep"))
+				die("--behaviour '%s': use spin or sleep", optarg);
+			snprintf(beh, sizeof(beh), " --behaviour %s", optarg);
+			break;
+		case 'm':
+			only_arg = optarg;
+			break;
+		case 'a':
+			p.host.assume = 1;
+			break;
+		case 'f':
+			if (strcmp(optarg, "human") && strcmp(optarg, "lines"))
+				die("unknown --format '%s' (use human or lines)", optarg);
+			lines = !strcmp(optarg, "lines");
+			break;
+		case ':':
+			die("%s needs a value", argv[optind - 1]);
+		default:
+			die("unknown option '%s' for plan (see mbbench plan --help)",
+				  argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		die("unexpected argument '%s' (see mbbench plan --help)", argv[optind]);
+	if (only_arg)
+		only = parse_only(only_arg, &nonly);
+	if (!preset)
+		preset = "quick";
+	if (!p.budget)
+		p.budget = !strcmp(preset, "full") ? 7200 : 300;
+
+	c = topo_load(&topo, err, sizeof(err));
+	if (c == -2)
+		die("%s", err);
+	if (c)
+		fail("%s", err);
+	p.host.npus = topo_npus(topo);
+	nt = topo_thread_points(topo, p.host.placement, p.host.npus, 1, &tp, err, sizeof(err));
+	if (nt < 0)
+		die("%s", err);
+	nc = topo_caller_points(topo, p.host.placement, &cp, err, sizeof(err));
+	if (nc < 0)
+		die("%s", err);
+	if (p.host.npus < 1)
+		fail("the topology has no PU");
+	p.threads = threads ? xstrdup(threads) : topo_points_str(tp, nt);
+	p.callers = callers ? xstrdup(callers) : topo_points_str(cp, nc);
+	p.host.threads = p.threads;
+	p.host.callers = p.callers;
+	p.host.ladder_threads = ladder_only(tp, nt);
+	p.host.ladder_callers = ladder_only(cp, nc);
+	p.host.disturb_rounds = points_disturb_rounds(topo);
+	p.host.distance_levels = points_distance_levels(topo);
+	p.host.behaviour = beh;
+	p.host.available = available;
+	topo_summary(topo, sum, sizeof(sum));
+	hwloc_topology_destroy(topo);
+	free(tp);
+	free(cp);
+
+	/* The swept experiments, in the registry's order, and their points. */
+	p.exps = experiments;
+	for (size_t k = 0; k < nr_experiments && experiments[k]->cost; k++)
+		p.nexps++;
+	p.presets = xcalloc(p.nexps, sizeof(*p.presets));
+	for (int k = 0; k < p.nexps; k++) {
+		p.presets[k] = strcmp(preset, "full") ? p.exps[k]->quick : p.exps[k]->full;
+		add_points(&p, k, only, nonly);
+	}
+	plan_fit(&p);
+
+	if (lines) {
+		printf("preset %s\nbudget %d\nplanned %d\nnpus %d\n", preset, p.budget, p.n,
+		       p.host.npus);
+		printf("set threads %s\nset callers %s\n", p.host.threads, p.host.callers);
+		printf("fit %s\nunscaled %.0f\nfixed %d\ntotal %.0f\n", p.fit, p.unscaled,
+		       PLAN_FIXED_S, p.total);
+	} else {
+		printf("# plan: %s preset, budget %d s, placement %s, %d PUs, %d points\n", preset,
+		       p.budget, p.host.placement, p.host.npus, p.n);
+		printf("# topology: %s; placement %s\n", sum, p.host.placement);
+		printf("# threads (calls): %s\n# callers (contend): %s\n", p.host.threads,
+		       p.host.callers);
+		printf("# fit: %s (unscaled %.0f s)\n", p.fit, p.unscaled);
+		printf("# experiment mechanism predicted_s options\n");
+	}
+	for (int i = 0; i < p.n; i++)
+		print_point(stdout, &p, i, lines);
+	if (!lines)
+		printf("# predicted: %.0f s (%d s of it fixed: list, info, assembling, figures, report)\n",
+		       p.total, PLAN_FIXED_S);
+	fail_stdout();
+	free((char *)p.host.ladder_threads);
+	free((char *)p.host.ladder_callers);
+	free(only);
+	plan_free(&p);
+	return 0;
+}
+
+const struct experiment exp_plan = {
+	.name = "plan",
+	.summary = "the points mbbench sweep runs here and their predicted time",
+	.main = exp_plan_main,
+};
