@@ -10,13 +10,21 @@
 
 #include "experiment.h"
 #include "results.h"
+#include "schema.h"
 #include "util.h"
 
 static const struct col list_cols[] = {
-	{ "mechanism", COL_STR },
-	{ "available", COL_INT },
-	{ "reason", COL_STR },
-	{ "summary", COL_STR },
+	COL_KEY("mechanism", COL_STR, "", COL_REQ, "stable name"),
+	{ .name = "available", .type = COL_INT, .role = ROLE_STATUS, .unit = "",
+	  .desc = "1 when it can run here, else 0" },
+	COL_STATUS("reason", 0, "why not; empty when available"),
+	COL_INFO("summary", COL_STR, "", 0, "what it does"),
+};
+
+const struct table_schema list_table = {
+	.name = "list", .experiment = "list",
+	.rows = "One row per mechanism (`mbbench list --format csv`).",
+	.cols = list_cols, .ncols = NCOLS(list_cols),
 };
 
 /* rcu_expedited=1 turns MEMBARRIER_CMD_GLOBAL into an expedited grace period. */
@@ -80,8 +88,14 @@ int exp_list_main(int argc, char **argv)
 }
 
 static const struct col info_cols[] = {
-	{ "key", COL_STR },
-	{ "value", COL_STR },
+	COL_KEY("key", COL_STR, "", COL_REQ, "a host fact (see the JSON envelope's `host`)"),
+	COL_INFO("value", COL_STR, "", 0, "its value; `unknown` when it could not be read"),
+};
+
+const struct table_schema info_table = {
+	.name = "info", .experiment = "info",
+	.rows = "One row per host fact (`mbbench info --format csv`).",
+	.cols = info_cols, .ncols = NCOLS(info_cols),
 };
 
 int exp_info_main(int argc, char **argv)

@@ -26,15 +26,22 @@ int exp_rcu_main(int argc, char **argv);
 int exp_points_main(int argc, char **argv);
 int exp_distance_main(int argc, char **argv);
 int exp_doctor_main(int argc, char **argv);
+int exp_schema_main(int argc, char **argv);
 
 /* The columns table_set_topology fills, for an experiment's column table. */
-#define TOPOLOGY_COLS						\
-	{ "cpus_logical", COL_STR },				\
-	{ "n_same_core", COL_INT },				\
-	{ "n_same_l3", COL_INT },				\
-	{ "n_same_package", COL_INT },				\
-	{ "n_same_numa", COL_INT },				\
-	{ "n_remote", COL_INT }
+#define TOPOLOGY_COLS								\
+	COL_INFO("cpus_logical", COL_STR, "", 0,					\
+		 "hwloc logical PU of each thread, in the order of `cpus` (the OS numbers)"), \
+	COL_INFO("n_same_core", COL_INT, "", 0,						\
+		 "other threads on the caller's core (its SMT siblings, or its own PU when oversubscribed); empty without the level"), \
+	COL_INFO("n_same_l3", COL_INT, "", 0,						\
+		 "other threads sharing the caller's L3 (nested: counts the core's too); empty without the level"), \
+	COL_INFO("n_same_package", COL_INT, "", 0,					\
+		 "other threads in the caller's package (nested); empty without the level"), \
+	COL_INFO("n_same_numa", COL_INT, "", 0,						\
+		 "other threads in the caller's NUMA node (nested); empty without the level"), \
+	COL_INFO("n_remote", COL_INT, "", 0,						\
+		 "other threads on another package or another NUMA node than the caller's")
 /*
  * cpus_logical and n_same_core, n_same_l3, n_same_package, n_same_numa,
  * n_remote (the other threads relative to the caller, thread 0) of a row.

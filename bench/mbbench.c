@@ -32,6 +32,7 @@ static const struct experiment experiments[] = {
 	{ "points", "thread and caller counts chosen from the topology (measures nothing)", exp_points_main },
 	{ "rcu", "userspace RCU reads/s and writes/s per scheme, with torture", exp_rcu_main },
 	{ "register", "cost of MEMBARRIER_CMD_REGISTER_* with threads running", exp_register_main },
+	{ "schema", "every result table's columns, units and keys (measures nothing)", exp_schema_main },
 };
 #define NEXP (sizeof(experiments) / sizeof(experiments[0]))
 
