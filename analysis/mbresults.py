@@ -22,39 +22,76 @@ import signal
 import stat
 import sys
 
-EXPERIMENTS = ("calls", "distance", "latency", "disturb", "contend", "register", "rcu", "litmus", "vmscale")
+# The result schema: every table's columns with their role, type, unit,
+# direction and CI pairing, as `mbbench schema` prints them from the column
+# arrays in bench/exp-*.c (results/schema.json, installed with the data).
+# Nothing here restates a column.
+DATADIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCHEMA_PATH = os.path.join(DATADIR, "results", "schema.json")
 
-# Columns the readers rely on, per CSV (SCHEMA.md has them all): a damaged
-# folder is refused with one line naming the file instead of a traceback.
-REQUIRED = {
-    "calls": ("mechanism", "threads", "behaviour", "scope", "ns_per_call", "ns_per_call_ci95", "status"),
-    "distance": ("mechanism", "level", "caller_cpu", "spinner_cpu", "ns_per_call", "ns_per_call_ci95", "status"),
-    "latency": ("mechanism", "threads", "behaviour", "scope", "samples", "min_ns", "p50_ns", "p90_ns",
-                "p99_ns", "p999_ns", "max_ns", "status"),
-    "disturb": ("mechanism", "round", "role", "cpu", "phase", "ipis_per_barrier", "mb_ipis_per_barrier",
-                "tlb_per_barrier", "oncpu_fraction", "p50_ns", "p99_ns", "status"),
-    "contend": ("mechanism", "mode", "callers", "spinners", "aggregate_calls_per_s", "p50_ns", "p99_ns", "status"),
-    "register": ("mechanism", "other_threads", "behaviour", "register_ns", "first_barrier_ns",
-                 "steady_barrier_ns", "thread_create_unregistered_ns", "thread_create_registered_ns", "status"),
-    "rcu": ("scheme", "family", "readers", "writers", "reads", "writes", "violations", "status"),
-    "litmus": ("pairing", "trials", "status"),
-    "latency-histogram": ("mechanism",),
-    "vmscale": ("smp", "k", "mechanism", "ipis_per_barrier_total", "status"),
-}
 
-# What a cell may hold (SCHEMA.md). An empty cell is "not measured" in any
-# column. Whole-number columns, with their least value:
-INTEGER = {"smp": 1, "k": 0, "threads": 1, "round": 0, "cpu": 0, "callers": 1, "spinners": 0,
-           "other_threads": 0, "readers": 0, "writers": 0, "samples": 0, "trials": 0, "violations": 0,
-           "repeats": 1}
-# Number columns, by their unit or name; none is negative but a count per
-# barrier (the storm's less the baseline's), and none exceeds 2^64 (the
+def _load_schema():
+    prog = os.path.basename(sys.argv[0] if sys.argv and sys.argv[0] else "")
+    prog = prog[len("mbbench-"):] if prog.startswith("mbbench-") else "mbbench"
+    try:
+        with open(SCHEMA_PATH, encoding="utf-8") as f:
+            schema = json.load(f)
+        tables = schema["tables"]
+        for t in tables:
+            for k in ("name", "key", "analysed", "control", "columns"):
+                if k not in t:
+                    raise KeyError(k)
+            for c in t["columns"]:
+                for k in ("name", "type", "role", "better", "test", "of", "ci", "min", "required", "setting"):
+                    if k not in c:
+                        raise KeyError(k)
+    except OSError as e:
+        print(f"{prog}: the result schema is missing: cannot read {SCHEMA_PATH} ({e.strerror}; "
+              "reinstall membarrier-bench)", file=sys.stderr)
+        sys.exit(1)
+    except (ValueError, KeyError, TypeError) as e:
+        print(f"{prog}: {SCHEMA_PATH} is damaged ({str(e)[:80]}; reinstall membarrier-bench)", file=sys.stderr)
+        sys.exit(1)
+    return tables
+
+
+TABLES = {t["name"]: t for t in _load_schema()}
+# The tables of a results folder that report and compare read, in order.
+EXPERIMENTS = tuple(name for name, t in TABLES.items() if t["analysed"])
+# Each table's columns by name.
+COLUMNS = {name: {c["name"]: c for c in t["columns"]} for name, t in TABLES.items()}
+# What names a point: one row per key in a run; compare matches two runs by it.
+KEYS = {name: tuple(t["key"]) for name, t in TABLES.items()}
+# Columns the readers rely on: a folder without one is refused with one
+# line naming the file instead of a traceback.
+REQUIRED = {name: tuple(c["name"] for c in t["columns"] if c["required"]) for name, t in TABLES.items()}
+
+
+def ci_column(table, col, kind="half-width"):
+    """The column holding the 95% CI half-width (or the interval's "lower"
+    or "upper" end) of measure col of table, or None."""
+    return next((c["name"] for c in TABLES[table]["columns"]
+                 if c["role"] == "ci" and c["of"] == col and c["ci"] == kind), None)
+
+
+def figures(table):
+    """The measures of table that compare tests and report's Precision
+    lists: (column, test, better), in the table's order."""
+    return [(c["name"], c["test"], c["better"]) for c in TABLES[table]["columns"]
+            if c["role"] == "measure" and c["test"]]
+
+
+def is_control(table, row):
+    """Whether row is one of table's controls, whose measures are neither
+    better nor worse."""
+    ctl = TABLES[table].get("control")
+    return bool(ctl) and row.get(ctl["column"]) == ctl["value"]
+
+
+# A number is at least its column's least value (0, or 1 for a count of
+# threads or repeats); only a signed column (a count per barrier: the
+# storm's less the baseline's) may be negative; none exceeds 2^64 (the
 # largest counter the suite keeps), so no arithmetic on them overflows.
-NUMBER = re.compile(r".*_(ns|s|ci95|stddev|pct|per_barrier|per_million|fraction|lo95|hi95|per_repeat)"
-                    r"|ipis_per_barrier_.*|cv|ipis|mb_ipis|tlb_shootdowns|barriers|idle_entries|signals|reads"
-                    r"|writes|count|peak_quarantine|r1_[01]_r2_[01]|expected_v[15]|oversubscribed"
-                    r"|ci_target_met|n_same_.*|n_remote", re.ASCII)
-SIGNED = re.compile(r".*per_barrier(_total|_self|_idle)?", re.ASCII)
 STATUSES = ("ok", "skipped", "failed")
 BIGGEST = 2.0 ** 64
 _NUM = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?", re.ASCII)
@@ -62,7 +99,14 @@ _INT = re.compile(r"-?[0-9]+", re.ASCII)
 FORMAT_VERSION = 1
 
 
-PCT_LEVEL = {"p50_ns": 0.5, "p90_ns": 0.9, "p99_ns": 0.99, "p999_ns": 0.999}
+_PCT = re.compile(r"p([0-9]+)_ns", re.ASCII)
+
+
+def pct_level(col):
+    """The quantile a percentile column holds (p99_ns: 0.99, p999_ns:
+    0.999), or None."""
+    m = _PCT.fullmatch(col)
+    return int(m.group(1)) / 10 ** len(m.group(1)) if m else None
 
 
 def reaches(row, col):
@@ -70,7 +114,7 @@ def reaches(row, col):
     sample beyond it, so that the batches' spread says something about it
     (60 samples a batch give a p99 that is each batch's max). For replicates
     merged by compare (_merged) the batch is a whole run."""
-    q = PCT_LEVEL.get(col)
+    q = pct_level(col)
     s, n = num(row.get("samples", "nan")), num(row.get("repeats", "nan"))
     if q is None or math.isnan(s) or math.isnan(n) or n < 1:
         return True
@@ -301,8 +345,7 @@ def load_folder(path):
     if path.rstrip("/").endswith(".incomplete"):
         raise UsageError(f"{path} is an incomplete run (the sweep is running or was killed); use a finished folder")
     run_json = os.path.join(path, "run.json")
-    names = list(EXPERIMENTS) + ["latency-histogram"]
-    present = [e for e in names if os.path.lexists(os.path.join(path, e + ".csv"))]
+    present = [e for e in EXPERIMENTS if os.path.lexists(os.path.join(path, e + ".csv"))]
     for f in ["run.json"] + [e + ".csv" for e in present]:
         p = os.path.join(path, f)
         if os.path.lexists(p) and not os.path.isfile(p):
@@ -315,34 +358,37 @@ def load_folder(path):
     validate_run(run_json, run)
     data = {}
     for e in present:
-        data[e] = read_csv(os.path.join(path, e + ".csv"), REQUIRED.get(e, ()))
+        data[e] = read_csv(os.path.join(path, e + ".csv"), e)
     return run, data
 
 
-def check_cell(path, n, col, v):
-    """One CSV cell against its column's kind; UsageError naming it."""
+def check_cell(path, n, table, col, v):
+    """One CSV cell against its column in the schema; UsageError naming it.
+    A column the schema does not know is not checked."""
     if v == "":
         return
     if col == "status":
         if v not in STATUSES:
             raise UsageError(f"{path}:{n}: status is '{v[:20]}', not {', '.join(STATUSES)}")
         return
-    least = INTEGER.get(col)
-    if least is not None:
+    c = COLUMNS.get(table, {}).get(col)
+    if c is None or c["type"] == "text":
+        return
+    least = c["min"]
+    if c["type"] == "integer":
         if len(v) > 24 or not _INT.fullmatch(v) or not abs(int(v)) <= BIGGEST:
             raise UsageError(f"{path}:{n}: {col} is '{v[:20]}', not a whole number")
-        if int(v) < least:
+        if least is not None and int(v) < least:
             raise UsageError(f"{path}:{n}: {col} is {v}, below {least}")
         return
-    if NUMBER.fullmatch(col):
-        if not _NUM.fullmatch(v) or not abs(float(v)) <= BIGGEST:
-            raise UsageError(f"{path}:{n}: {col} is '{v[:20]}', not a number of at most 2^64")
-        if float(v) < 0 and not SIGNED.fullmatch(col):
-            raise UsageError(f"{path}:{n}: {col} is {v}, below 0")
+    if not _NUM.fullmatch(v) or not abs(float(v)) <= BIGGEST:
+        raise UsageError(f"{path}:{n}: {col} is '{v[:20]}', not a number of at most 2^64")
+    if least is not None and float(v) < least:
+        raise UsageError(f"{path}:{n}: {col} is {v}, below {least}")
 
 
-def read_csv(path, required):
-    """Rows of a result CSV, or UsageError naming the file and the damage."""
+def read_csv(path, table):
+    """Rows of table's CSV, or UsageError naming the file and the damage."""
     try:
         with open(path, newline="", encoding="utf-8") as f:
             reader = csv.DictReader(f)
@@ -354,7 +400,7 @@ def read_csv(path, required):
         raise read_fault(path, e)
     except csv.Error as e:
         raise UsageError(f"{path} cannot be read as CSV ({e}); the folder is damaged")
-    missing = [c for c in required if c not in header]
+    missing = [c for c in REQUIRED.get(table, ()) if c not in header]
     if missing:
         raise UsageError(f"{path}: column {missing[0]} is missing; the folder is damaged or from another tool")
     dup = next((c for c in header if header.count(c) > 1), None)
@@ -364,7 +410,7 @@ def read_csv(path, required):
         if None in r or any(v is None for v in r.values()):
             raise UsageError(f"{path}:{n}: {'more' if None in r else 'fewer'} cells than the header")
         for c, v in r.items():
-            check_cell(path, n, c, v)
+            check_cell(path, n, table, c, v)
     return rows
 
 
@@ -668,8 +714,7 @@ def vm_aggregate(argv):
 
     res = []
     if what == "scale":
-        cols = ["smp", "k", "mechanism", "barriers", "ipis_per_barrier_total", "ipis_per_barrier_self",
-                "ipis_per_barrier_idle", "expected_v1", "expected_v5", "status", "skip_reason"]
+        cols = list(COLUMNS["vmscale"])
         for n in smps:
             got = sorted(glob.glob(f"{out}/raw/smp{n}/k*/disturb.csv"))
             if not got:
@@ -696,7 +741,7 @@ def vm_aggregate(argv):
                                     status="ok"))
         name = "vmscale.csv"
     else:
-        cols = ["mechanism", "cpu", "isolated", "role", "barriers", "ipis_per_barrier", "status", "skip_reason"]
+        cols = list(COLUMNS["isolation"])
         iso = cpus(isolate)
         d = f"{out}/raw/smp4"
         offered = {}
@@ -746,8 +791,10 @@ def vm_aggregate(argv):
 
 def vm_ab(argv):
     out, name, kernels = argv[0], argv[1], argv[2:]
-    keys = {"vmscale.csv": ("smp", "k", "mechanism"), "isolation.csv": ("mechanism", "cpu", "isolated", "role")}[name]
-    fig = {"vmscale.csv": "ipis_per_barrier_total", "isolation.csv": "ipis_per_barrier"}[name]
+    table = name[:-len(".csv")]
+    keys = KEYS[table]
+    # The table's first measure: IPIs per barrier.
+    fig = next(c["name"] for c in TABLES[table]["columns"] if c["role"] == "measure")
     table, order = {}, []
     for k in kernels:
         with open(os.path.join(out, k, name), newline="") as f:

@@ -42,7 +42,7 @@ static const struct col contend_cols[] = {
 	COL_KEY("mode", COL_STR, "", COL_REQ,
 		"`threads` (C caller threads in one process, with `spinners` spinning threads) or `processes` (C processes, each one caller plus `spinners` spinning threads)"),
 	COL_KEY("callers", COL_INT, "", COL_REQ | COL_POS, "C"),
-	COL_KEY("spinners", COL_INT, "", COL_REQ,
+	COL_KEY("spinners", COL_INT, "", COL_REQ | COL_SETTING,
 		"spinning threads in the process (threads mode) or in each caller process (processes mode: `--spinners`, at most 4 x PUs / C - 1)"),
 	COL_INFO("cpus", COL_STR, "", 0, "OS CPU of each thread (callers first), `;`-separated"),
 	COL_INFO("oversubscribed", COL_INT, "", 0, "1 when some CPU carries more than one thread"),

@@ -138,6 +138,7 @@ static void print_json(const struct table_schema *const *ts, size_t n)
 			else
 				json_int(&j, "min", k->flags & COL_POS ? 1 : 0);
 			json_bool(&j, "required", !!(k->flags & COL_REQ));
+			json_bool(&j, "setting", !!(k->flags & COL_SETTING));
 			json_str(&j, "description", k->desc);
 			json_end_object(&j);
 		}
@@ -187,7 +188,8 @@ static void print_md(const struct table_schema *const *ts, size_t n)
 				       k->ci == CI_LO ? "lower end of the 95% interval" :
 				       "upper end of the 95% interval", k->of);
 			} else {
-				printf("%s", role_names[k->role]);
+				printf("%s%s", role_names[k->role],
+				       k->flags & COL_SETTING ? " (a setting of the run)" : "");
 			}
 			if (t->analysed && (k->flags & COL_REQ))
 				printf(", *required*");

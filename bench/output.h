@@ -35,6 +35,10 @@ enum col_ci { CI_HALF, CI_LO, CI_HI };
 #define COL_REQ (1u << 0)	/* readers rely on it: a CSV without it is refused */
 #define COL_POS (1u << 1)	/* a number of at least 1 (else at least 0) */
 #define COL_SIGNED (1u << 2)	/* a number that may be below 0 */
+/* A key column an option sets for the whole run (or that follows from the
+ * other key columns): part of the point's identity, left out of its name
+ * where a run's points are listed. */
+#define COL_SETTING (1u << 3)
 
 struct col {
 	const char *name;
@@ -45,7 +49,7 @@ struct col {
 	enum col_test test;	/* measure: how compare tests it */
 	const char *of;		/* ci: the measure it bounds */
 	enum col_ci ci;
-	unsigned flags;		/* COL_REQ, COL_POS, COL_SIGNED */
+	unsigned flags;		/* COL_REQ, COL_POS, COL_SIGNED, COL_SETTING */
 	const char *desc;	/* one line */
 };
 
