@@ -391,7 +391,7 @@ def read_csv(path, table):
     """Rows of table's CSV, or UsageError naming the file and the damage."""
     try:
         with open(path, newline="", encoding="utf-8") as f:
-            reader = csv.DictReader(f)
+            reader = csv.DictReader(f, strict=True)
             rows = list(reader)
             header = reader.fieldnames or []
     except UnicodeDecodeError as e:
@@ -813,7 +813,98 @@ def vm_ab(argv):
 
 
 
+# ---------------------------------------------------------------------------
+# plots/plot's check of a folder before it draws anything:
+#
+#   mbresults.py plot-check DIR TABLE:SCRIPT[,SCRIPT...] ...
+#
+# (SCRIPT: a file of plots/ beside analysis/)
+# prints "title T" (the figures' title), then for each TABLE whose CSV is
+# in DIR "names TABLE N1 N2 ..." (the first text key column of the measured
+# rows, in file order) and, for disturb, "groups disturb ..." (round:role@cpu
+# of every row) and "panels disturb ..." (the victim roles measured). A
+# damaged folder is one line "error MSG" instead (plot exits 2 with it).
+# The CSV is read as report and compare read it, and must also hold every
+# column its figures' scripts read; a name that reaches gnuplot must be a
+# plain name.
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*", re.ASCII)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_GP_COLUMN = re.compile(r'\b(?:col|column|strcol)\("([A-Za-z0-9_]+)"\)|\busing\s+"([A-Za-z0-9_]+)"')
+
+
+def _shown(v):
+    v = "".join(c if " " <= c <= "~" else "?" for c in v)
+    return v if len(v) <= 24 else v[:24] + "..."
+
+
+def _plot_table(folder, table, scripts):
+    path = os.path.join(folder, table + ".csv")
+    rows = read_csv(path, table)
+    with open(path, newline="", encoding="utf-8") as f:
+        header = next(csv.reader(f), [])
+    for script in scripts:
+        with open(os.path.join(DATADIR, "plots", script), encoding="utf-8") as f:
+            for m in _GP_COLUMN.finditer(f.read()):
+                col = m.group(1) or m.group(2)
+                if col not in header:
+                    raise UsageError(f"{path}: column {col} is missing; the folder is damaged or from another tool")
+    namecol = next(c for c in KEYS[table] if COLUMNS[table][c]["type"] == "text")
+    names, groups, panels = [], [], []
+    for n, r in enumerate(rows, 2):
+        for c, v in r.items():
+            if _CONTROL.search(v):
+                raise UsageError(f"{path}:{n}: a control character in {c}; the folder is damaged")
+        if not _NAME.fullmatch(r[namecol]):
+            raise UsageError(f"{path}:{n}: {namecol} '{_shown(r[namecol])}' is not a name "
+                             "(letters, digits and . _ + -)")
+        ok = r.get("status", "ok") == "ok"	# latency-histogram.csv: every row is measured
+        if ok and r[namecol] not in names:
+            names.append(r[namecol])
+        if table == "disturb":
+            if not _NAME.fullmatch(r["role"]):
+                raise UsageError(f"{path}:{n}: role '{_shown(r['role'])}' is not a role name")
+            g = f"{r['round']}:{r['role']}@{r['cpu']}"
+            if g not in groups:
+                groups.append(g)
+            if r["role"] in ("foreign-rt", "foreign-sleep") and ok and r["role"] not in panels:
+                panels.append(r["role"])
+    out = [f"names {table} " + " ".join(names)]
+    if table == "disturb":
+        out += [f"groups {table} " + " ".join(groups), f"panels {table} " + " ".join(panels)]
+    return out
+
+
+def plot_check(argv):
+    folder, specs = argv[0], argv[1:]
+    try:
+        p = os.path.join(folder, "run.json")
+        try:
+            with open(p, encoding="utf-8") as f:
+                run = json.load(f)
+        except (OSError, ValueError, RecursionError) as e:
+            raise UsageError(f"{p} cannot be read as JSON ({str(e).splitlines()[0][:120]}); the folder is damaged")
+        if not isinstance(run, dict) or not isinstance(run.get("info", {}), dict) \
+                or not isinstance(run.get("points", []), list):
+            raise UsageError(f"{p} is not a results folder's run.json (an object with info and points)")
+        try:
+            t = title(folder)
+        except Exception:  # noqa: BLE001 - a title is never worth a failed figure
+            t = "host ?"
+        out = ["title " + " ".join(t.split())]
+        for spec in specs:
+            table, _, scripts = spec.partition(":")
+            if os.path.lexists(os.path.join(folder, table + ".csv")):
+                out += _plot_table(folder, table, scripts.split(","))
+    except (UsageError, EnvError) as e:
+        out = ["error " + " ".join(str(e).split())]
+    print("\n".join(out))
+    return 0
+
+
 def _main(argv):
+    if argv and argv[0] == "plot-check":
+        return plot_check(argv[1:])
     if argv and argv[0] in ("vm-aggregate", "vm-ab"):
         try:
             (vm_aggregate if argv[0] == "vm-aggregate" else vm_ab)(argv[1:])
