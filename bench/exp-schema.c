@@ -172,7 +172,7 @@ static void print_md(const struct table_schema *const *ts, size_t n)
 				sep = ",";
 			}
 		printf(".%s\n\n| column | role | type | unit | meaning |\n|---|---|---|---|---|\n",
-		       t->analysed ? " Columns marked *required* are in every folder report and compare read." : "");
+		       t->analysed ? " A CSV without a *required* column is refused by report, compare and plot." : "");
 		for (int c = 0; c < t->ncols; c++) {
 			const struct col *k = &t->cols[c];
 
