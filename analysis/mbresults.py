@@ -22,39 +22,76 @@ import signal
 import stat
 import sys
 
-EXPERIMENTS = ("calls", "distance", "latency", "disturb", "contend", "register", "rcu", "litmus", "vmscale")
+# The result schema: every table's columns with their role, type, unit,
+# direction and CI pairing, as `mbbench schema` prints them from the column
+# arrays in bench/exp-*.c (results/schema.json, installed with the data).
+# Nothing here restates a column.
+DATADIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCHEMA_PATH = os.path.join(DATADIR, "results", "schema.json")
 
-# Columns the readers rely on, per CSV (SCHEMA.md has them all): a damaged
-# folder is refused with one line naming the file instead of a traceback.
-REQUIRED = {
-    "calls": ("mechanism", "threads", "behaviour", "scope", "ns_per_call", "ns_per_call_ci95", "status"),
-    "distance": ("mechanism", "level", "caller_cpu", "spinner_cpu", "ns_per_call", "ns_per_call_ci95", "status"),
-    "latency": ("mechanism", "threads", "behaviour", "scope", "samples", "min_ns", "p50_ns", "p90_ns",
-                "p99_ns", "p999_ns", "max_ns", "status"),
-    "disturb": ("mechanism", "round", "role", "cpu", "phase", "ipis_per_barrier", "mb_ipis_per_barrier",
-                "tlb_per_barrier", "oncpu_fraction", "p50_ns", "p99_ns", "status"),
-    "contend": ("mechanism", "mode", "callers", "spinners", "aggregate_calls_per_s", "p50_ns", "p99_ns", "status"),
-    "register": ("mechanism", "other_threads", "behaviour", "register_ns", "first_barrier_ns",
-                 "steady_barrier_ns", "thread_create_unregistered_ns", "thread_create_registered_ns", "status"),
-    "rcu": ("scheme", "family", "readers", "writers", "reads", "writes", "violations", "status"),
-    "litmus": ("pairing", "trials", "status"),
-    "latency-histogram": ("mechanism",),
-    "vmscale": ("smp", "k", "mechanism", "ipis_per_barrier_total", "status"),
-}
 
-# What a cell may hold (SCHEMA.md). An empty cell is "not measured" in any
-# column. Whole-number columns, with their least value:
-INTEGER = {"smp": 1, "k": 0, "threads": 1, "round": 0, "cpu": 0, "callers": 1, "spinners": 0,
-           "other_threads": 0, "readers": 0, "writers": 0, "samples": 0, "trials": 0, "violations": 0,
-           "repeats": 1}
-# Number columns, by their unit or name; none is negative but a count per
-# barrier (the storm's less the baseline's), and none exceeds 2^64 (the
+def _load_schema():
+    prog = os.path.basename(sys.argv[0] if sys.argv and sys.argv[0] else "")
+    prog = prog[len("mbbench-"):] if prog.startswith("mbbench-") else "mbbench"
+    try:
+        with open(SCHEMA_PATH, encoding="utf-8") as f:
+            schema = json.load(f)
+        tables = schema["tables"]
+        for t in tables:
+            for k in ("name", "key", "analysed", "control", "columns"):
+                if k not in t:
+                    raise KeyError(k)
+            for c in t["columns"]:
+                for k in ("name", "type", "role", "better", "test", "of", "ci", "min", "required", "setting"):
+                    if k not in c:
+                        raise KeyError(k)
+    except OSError as e:
+        print(f"{prog}: the result schema is missing: cannot read {SCHEMA_PATH} ({e.strerror}; "
+              "reinstall membarrier-bench)", file=sys.stderr)
+        sys.exit(1)
+    except (ValueError, KeyError, TypeError) as e:
+        print(f"{prog}: {SCHEMA_PATH} is damaged ({str(e)[:80]}; reinstall membarrier-bench)", file=sys.stderr)
+        sys.exit(1)
+    return tables
+
+
+TABLES = {t["name"]: t for t in _load_schema()}
+# The tables of a results folder that report and compare read, in order.
+EXPERIMENTS = tuple(name for name, t in TABLES.items() if t["analysed"])
+# Each table's columns by name.
+COLUMNS = {name: {c["name"]: c for c in t["columns"]} for name, t in TABLES.items()}
+# What names a point: one row per key in a run; compare matches two runs by it.
+KEYS = {name: tuple(t["key"]) for name, t in TABLES.items()}
+# Columns the readers rely on: a folder without one is refused with one
+# line naming the file instead of a traceback.
+REQUIRED = {name: tuple(c["name"] for c in t["columns"] if c["required"]) for name, t in TABLES.items()}
+
+
+def ci_column(table, col, kind="half-width"):
+    """The column holding the 95% CI half-width (or the interval's "lower"
+    or "upper" end) of measure col of table, or None."""
+    return next((c["name"] for c in TABLES[table]["columns"]
+                 if c["role"] == "ci" and c["of"] == col and c["ci"] == kind), None)
+
+
+def figures(table):
+    """The measures of table that compare tests and report's Precision
+    lists: (column, test, better), in the table's order."""
+    return [(c["name"], c["test"], c["better"]) for c in TABLES[table]["columns"]
+            if c["role"] == "measure" and c["test"]]
+
+
+def is_control(table, row):
+    """Whether row is one of table's controls, whose measures are neither
+    better nor worse."""
+    ctl = TABLES[table].get("control")
+    return bool(ctl) and row.get(ctl["column"]) == ctl["value"]
+
+
+# A number is at least its column's least value (0, or 1 for a count of
+# threads or repeats); only a signed column (a count per barrier: the
+# storm's less the baseline's) may be negative; none exceeds 2^64 (the
 # largest counter the suite keeps), so no arithmetic on them overflows.
-NUMBER = re.compile(r".*_(ns|s|ci95|stddev|pct|per_barrier|per_million|fraction|lo95|hi95|per_repeat)"
-                    r"|ipis_per_barrier_.*|cv|ipis|mb_ipis|tlb_shootdowns|barriers|idle_entries|signals|reads"
-                    r"|writes|count|peak_quarantine|r1_[01]_r2_[01]|expected_v[15]|oversubscribed"
-                    r"|ci_target_met|n_same_.*|n_remote", re.ASCII)
-SIGNED = re.compile(r".*per_barrier(_total|_self|_idle)?", re.ASCII)
 STATUSES = ("ok", "skipped", "failed")
 BIGGEST = 2.0 ** 64
 _NUM = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?", re.ASCII)
@@ -62,7 +99,14 @@ _INT = re.compile(r"-?[0-9]+", re.ASCII)
 FORMAT_VERSION = 1
 
 
-PCT_LEVEL = {"p50_ns": 0.5, "p90_ns": 0.9, "p99_ns": 0.99, "p999_ns": 0.999}
+_PCT = re.compile(r"p([0-9]+)_ns", re.ASCII)
+
+
+def pct_level(col):
+    """The quantile a percentile column holds (p99_ns: 0.99, p999_ns:
+    0.999), or None."""
+    m = _PCT.fullmatch(col)
+    return int(m.group(1)) / 10 ** len(m.group(1)) if m else None
 
 
 def reaches(row, col):
@@ -70,7 +114,7 @@ def reaches(row, col):
     sample beyond it, so that the batches' spread says something about it
     (60 samples a batch give a p99 that is each batch's max). For replicates
     merged by compare (_merged) the batch is a whole run."""
-    q = PCT_LEVEL.get(col)
+    q = pct_level(col)
     s, n = num(row.get("samples", "nan")), num(row.get("repeats", "nan"))
     if q is None or math.isnan(s) or math.isnan(n) or n < 1:
         return True
@@ -310,8 +354,7 @@ def load_folder(path):
     if path.rstrip("/").endswith(".incomplete"):
         raise UsageError(f"{path} is an incomplete run (the sweep is running or was killed); use a finished folder")
     run_json = os.path.join(path, "run.json")
-    names = list(EXPERIMENTS) + ["latency-histogram"]
-    present = [e for e in names if os.path.lexists(os.path.join(path, e + ".csv"))]
+    present = [e for e in EXPERIMENTS if os.path.lexists(os.path.join(path, e + ".csv"))]
     for f in ["run.json"] + [e + ".csv" for e in present]:
         p = os.path.join(path, f)
         if os.path.lexists(p) and not os.path.isfile(p):
@@ -324,37 +367,40 @@ def load_folder(path):
     validate_run(run_json, run)
     data = {}
     for e in present:
-        data[e] = read_csv(os.path.join(path, e + ".csv"), REQUIRED.get(e, ()))
+        data[e] = read_csv(os.path.join(path, e + ".csv"), e)
     return run, data
 
 
-def check_cell(path, n, col, v):
-    """One CSV cell against its column's kind; UsageError naming it."""
+def check_cell(path, n, table, col, v):
+    """One CSV cell against its column in the schema; UsageError naming it.
+    A column the schema does not know is not checked."""
     if v == "":
         return
     if col == "status":
         if v not in STATUSES:
             raise UsageError(f"{path}:{n}: status is '{v[:20]}', not {', '.join(STATUSES)}")
         return
-    least = INTEGER.get(col)
-    if least is not None:
+    c = COLUMNS.get(table, {}).get(col)
+    if c is None or c["type"] == "text":
+        return
+    least = c["min"]
+    if c["type"] == "integer":
         if len(v) > 24 or not _INT.fullmatch(v) or not abs(int(v)) <= BIGGEST:
             raise UsageError(f"{path}:{n}: {col} is '{v[:20]}', not a whole number")
-        if int(v) < least:
+        if least is not None and int(v) < least:
             raise UsageError(f"{path}:{n}: {col} is {v}, below {least}")
         return
-    if NUMBER.fullmatch(col):
-        if not _NUM.fullmatch(v) or not abs(float(v)) <= BIGGEST:
-            raise UsageError(f"{path}:{n}: {col} is '{v[:20]}', not a number of at most 2^64")
-        if float(v) < 0 and not SIGNED.fullmatch(col):
-            raise UsageError(f"{path}:{n}: {col} is {v}, below 0")
+    if not _NUM.fullmatch(v) or not abs(float(v)) <= BIGGEST:
+        raise UsageError(f"{path}:{n}: {col} is '{v[:20]}', not a number of at most 2^64")
+    if least is not None and float(v) < least:
+        raise UsageError(f"{path}:{n}: {col} is {v}, below {least}")
 
 
-def read_csv(path, required):
-    """Rows of a result CSV, or UsageError naming the file and the damage."""
+def read_csv(path, table):
+    """Rows of table's CSV, or UsageError naming the file and the damage."""
     try:
         with open(path, newline="", encoding="utf-8") as f:
-            reader = csv.DictReader(f)
+            reader = csv.DictReader(f, strict=True)
             rows = list(reader)
             header = reader.fieldnames or []
     except UnicodeDecodeError as e:
@@ -363,7 +409,7 @@ def read_csv(path, required):
         raise read_fault(path, e)
     except csv.Error as e:
         raise UsageError(f"{path} cannot be read as CSV ({e}); the folder is damaged")
-    missing = [c for c in required if c not in header]
+    missing = [c for c in REQUIRED.get(table, ()) if c not in header]
     if missing:
         raise UsageError(f"{path}: column {missing[0]} is missing; the folder is damaged or from another tool")
     dup = next((c for c in header if header.count(c) > 1), None)
@@ -373,7 +419,7 @@ def read_csv(path, required):
         if None in r or any(v is None for v in r.values()):
             raise UsageError(f"{path}:{n}: {'more' if None in r else 'fewer'} cells than the header")
         for c, v in r.items():
-            check_cell(path, n, c, v)
+            check_cell(path, n, table, c, v)
     return rows
 
 
@@ -677,8 +723,7 @@ def vm_aggregate(argv):
 
     res = []
     if what == "scale":
-        cols = ["smp", "k", "mechanism", "barriers", "ipis_per_barrier_total", "ipis_per_barrier_self",
-                "ipis_per_barrier_idle", "expected_v1", "expected_v5", "status", "skip_reason"]
+        cols = list(COLUMNS["vmscale"])
         # A failed guest's rows: the mechanisms the other guests ran (from
         # their own CSVs, not a list restated here), or one "-" row.
         ran = []
@@ -712,7 +757,7 @@ def vm_aggregate(argv):
                                     status="ok"))
         name = "vmscale.csv"
     else:
-        cols = ["mechanism", "cpu", "isolated", "role", "barriers", "ipis_per_barrier", "status", "skip_reason"]
+        cols = list(COLUMNS["isolation"])
         iso = cpus(isolate)
         d = f"{out}/raw/smp4"
         offered = {}
@@ -762,8 +807,10 @@ def vm_aggregate(argv):
 
 def vm_ab(argv):
     out, name, kernels = argv[0], argv[1], argv[2:]
-    keys = {"vmscale.csv": ("smp", "k", "mechanism"), "isolation.csv": ("mechanism", "cpu", "isolated", "role")}[name]
-    fig = {"vmscale.csv": "ipis_per_barrier_total", "isolation.csv": "ipis_per_barrier"}[name]
+    table = name[:-len(".csv")]
+    keys = KEYS[table]
+    # The table's first measure: IPIs per barrier.
+    fig = next(c["name"] for c in TABLES[table]["columns"] if c["role"] == "measure")
     table, order = {}, []
     for k in kernels:
         with open(os.path.join(out, k, name), newline="") as f:
@@ -782,7 +829,98 @@ def vm_ab(argv):
 
 
 
+# ---------------------------------------------------------------------------
+# plots/plot's check of a folder before it draws anything:
+#
+#   mbresults.py plot-check DIR TABLE:SCRIPT[,SCRIPT...] ...
+#
+# (SCRIPT: a file of plots/ beside analysis/)
+# prints "title T" (the figures' title), then for each TABLE whose CSV is
+# in DIR "names TABLE N1 N2 ..." (the first text key column of the measured
+# rows, in file order) and, for disturb, "groups disturb ..." (round:role@cpu
+# of every row) and "panels disturb ..." (the victim roles measured). A
+# damaged folder is one line "error MSG" instead (plot exits 2 with it).
+# The CSV is read as report and compare read it, and must also hold every
+# column its figures' scripts read; a name that reaches gnuplot must be a
+# plain name.
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*", re.ASCII)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_GP_COLUMN = re.compile(r'\b(?:col|column|strcol)\("([A-Za-z0-9_]+)"\)|\busing\s+"([A-Za-z0-9_]+)"')
+
+
+def _shown(v):
+    v = "".join(c if " " <= c <= "~" else "?" for c in v)
+    return v if len(v) <= 24 else v[:24] + "..."
+
+
+def _plot_table(folder, table, scripts):
+    path = os.path.join(folder, table + ".csv")
+    rows = read_csv(path, table)
+    with open(path, newline="", encoding="utf-8") as f:
+        header = next(csv.reader(f), [])
+    for script in scripts:
+        with open(os.path.join(DATADIR, "plots", script), encoding="utf-8") as f:
+            for m in _GP_COLUMN.finditer(f.read()):
+                col = m.group(1) or m.group(2)
+                if col not in header:
+                    raise UsageError(f"{path}: column {col} is missing; the folder is damaged or from another tool")
+    namecol = next(c for c in KEYS[table] if COLUMNS[table][c]["type"] == "text")
+    names, groups, panels = [], [], []
+    for n, r in enumerate(rows, 2):
+        for c, v in r.items():
+            if _CONTROL.search(v):
+                raise UsageError(f"{path}:{n}: a control character in {c}; the folder is damaged")
+        if not _NAME.fullmatch(r[namecol]):
+            raise UsageError(f"{path}:{n}: {namecol} '{_shown(r[namecol])}' is not a name "
+                             "(letters, digits and . _ + -)")
+        ok = r.get("status", "ok") == "ok"	# latency-histogram.csv: every row is measured
+        if ok and r[namecol] not in names:
+            names.append(r[namecol])
+        if table == "disturb":
+            if not _NAME.fullmatch(r["role"]):
+                raise UsageError(f"{path}:{n}: role '{_shown(r['role'])}' is not a role name")
+            g = f"{r['round']}:{r['role']}@{r['cpu']}"
+            if g not in groups:
+                groups.append(g)
+            if r["role"] in ("foreign-rt", "foreign-sleep") and ok and r["role"] not in panels:
+                panels.append(r["role"])
+    out = [f"names {table} " + " ".join(names)]
+    if table == "disturb":
+        out += [f"groups {table} " + " ".join(groups), f"panels {table} " + " ".join(panels)]
+    return out
+
+
+def plot_check(argv):
+    folder, specs = argv[0], argv[1:]
+    try:
+        p = os.path.join(folder, "run.json")
+        try:
+            with open(p, encoding="utf-8") as f:
+                run = json.load(f)
+        except (OSError, ValueError, RecursionError) as e:
+            raise UsageError(f"{p} cannot be read as JSON ({str(e).splitlines()[0][:120]}); the folder is damaged")
+        if not isinstance(run, dict) or not isinstance(run.get("info", {}), dict) \
+                or not isinstance(run.get("points", []), list):
+            raise UsageError(f"{p} is not a results folder's run.json (an object with info and points)")
+        try:
+            t = title(folder)
+        except Exception:  # noqa: BLE001 - a title is never worth a failed figure
+            t = "host ?"
+        out = ["title " + " ".join(t.split())]
+        for spec in specs:
+            table, _, scripts = spec.partition(":")
+            if os.path.lexists(os.path.join(folder, table + ".csv")):
+                out += _plot_table(folder, table, scripts.split(","))
+    except (UsageError, EnvError) as e:
+        out = ["error " + " ".join(str(e).split())]
+    print("\n".join(out))
+    return 0
+
+
 def _main(argv):
+    if argv and argv[0] == "plot-check":
+        return plot_check(argv[1:])
     if argv and argv[0] in ("vm-aggregate", "vm-ab"):
         try:
             (vm_aggregate if argv[0] == "vm-aggregate" else vm_ab)(argv[1:])

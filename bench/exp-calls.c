@@ -18,30 +18,46 @@
 
 #include "experiment.h"
 #include "results.h"
+#include "schema.h"
 #include "util.h"
 
 static const struct col calls_cols[] = {
-	{ "mechanism", COL_STR },
-	{ "threads", COL_INT },
-	{ "behaviour", COL_STR },
-	{ "scope", COL_STR },
-	{ "placement", COL_STR },
-	{ "cpus", COL_STR },
-	{ "oversubscribed", COL_INT },
-	{ "repeats", COL_INT },
-	{ "calls_per_repeat", COL_NUM },
-	{ "ns_per_call", COL_NUM },
-	{ "ns_per_call_stddev", COL_NUM },
-	{ "ns_per_call_ci95", COL_NUM },
-	{ "calls_per_s", COL_NUM },
-	{ "calls_per_s_ci95", COL_NUM },
-	{ "cv", COL_NUM },
-	{ "ci_target_pct", COL_NUM },
-	{ "ci_achieved_pct", COL_NUM },
-	{ "ci_target_met", COL_INT },
-	{ "status", COL_STR },
-	{ "skip_reason", COL_STR },
+	COL_KEY("mechanism", COL_STR, "", COL_REQ, "stable name (see `mbbench list`)"),
+	COL_KEY("threads", COL_INT, "", COL_REQ | COL_POS, "T: the caller plus T-1 other threads"),
+	COL_KEY("behaviour", COL_STR, "", COL_REQ | COL_SETTING,
+		"`spin` (user-space busy loop) or `sleep` (blocked in a futex)"),
+	COL_KEY("scope", COL_STR, "", COL_REQ | COL_SETTING,
+		"`same-process`, or `other-process` when the T-1 threads live in another process"),
+	COL_KEY("placement", COL_STR, "", COL_SETTING,
+		"`compact` (one thread per core first, SMT siblings last), `smt` (PUs in logical order), `scatter` or the CPU list given"),
+	COL_INFO("cpus", COL_STR, "", 0, "OS CPU of each thread, caller first, `;`-separated"),
+	COL_INFO("oversubscribed", COL_INT, "", 0, "1 when some CPU carries more than one thread of the team"),
+	COL_COUNT("repeats", COL_INT, COL_POS, "repeats measured"),
+	COL_COUNT("calls_per_repeat", COL_NUM, 0, "mean barriers issued per repeat"),
+	COL_MEASURE("ns_per_call", COL_NUM, "ns", LOWER, MEAN, COL_REQ,
+		    "mean over repeats of (time in the barrier loop / calls)"),
+	COL_INFO("ns_per_call_stddev", COL_NUM, "ns", 0, "sample standard deviation of `ns_per_call` over repeats"),
+	COL_CI95("ns_per_call_ci95", "ns_per_call", "ns", COL_REQ,
+		 "half-width of the 95% confidence interval of `ns_per_call` (Student t)"),
+	COL_MEASURE("calls_per_s", COL_NUM, "1/s", HIGHER, NONE, 0, "mean over repeats of calls per second"),
+	COL_CI95("calls_per_s_ci95", "calls_per_s", "1/s", 0, "its 95% CI half-width"),
+	COL_INFO("cv", COL_NUM, "", 0, "coefficient of variation of `ns_per_call`; above 0.10 a note is added"),
+	COL_INFO("ci_target_pct", COL_NUM, "%", 0,
+		 "with `--ci-target`: the target, 95% CI half-width as % of the mean; empty otherwise"),
+	COL_INFO("ci_achieved_pct", COL_NUM, "%", 0,
+		 "with `--ci-target`: the half-width reached, % of the mean"),
+	COL_INFO("ci_target_met", COL_INT, "", 0,
+		 "with `--ci-target`: 1 if reached, 0 if `--max-repeat` ran out first (a note says so)"),
+	COL_STATUS("status", COL_REQ, "`ok` or `skipped`"),
+	COL_STATUS("skip_reason", 0, "why a skipped row could not be measured"),
 	TOPOLOGY_COLS,
+};
+
+const struct table_schema calls_table = {
+	.name = "calls", .experiment = "calls", .analysed = 1,
+	.rows = "One row per (mechanism, threads).",
+	.notes = "Derived: `harness_overhead_ratio` (when `null` is measured): `null` through the harness divided by the same calls in a bare loop.",
+	.cols = calls_cols, .ncols = NCOLS(calls_cols),
 };
 
 struct calls_run {

@@ -25,6 +25,7 @@
 #include "pinned.h"
 #include "points.h"
 #include "results.h"
+#include "schema.h"
 #include "util.h"
 
 #define MAX_CALLERS 1024
@@ -37,27 +38,38 @@
 #define PROC_THREADS_PER_PU 4
 
 static const struct col contend_cols[] = {
-	{ "mechanism", COL_STR },
-	{ "mode", COL_STR },
-	{ "callers", COL_INT },
-	{ "spinners", COL_INT },
-	{ "cpus", COL_STR },
-	{ "oversubscribed", COL_INT },
-	{ "repeats", COL_INT },
-	{ "aggregate_calls_per_s", COL_NUM },
-	{ "aggregate_calls_per_s_ci95", COL_NUM },
-	{ "per_caller_calls_per_s", COL_NUM },
-	{ "per_caller_min_calls_per_s", COL_NUM },
-	{ "per_caller_max_calls_per_s", COL_NUM },
-	{ "p50_ns", COL_NUM },
-	{ "p99_ns", COL_NUM },
-	{ "max_ns", COL_NUM },
-	{ "status", COL_STR },
-	{ "skip_reason", COL_STR },
+	COL_KEY("mechanism", COL_STR, "", COL_REQ, "stable name (see `mbbench list`)"),
+	COL_KEY("mode", COL_STR, "", COL_REQ,
+		"`threads` (C caller threads in one process, with `spinners` spinning threads) or `processes` (C processes, each one caller plus `spinners` spinning threads)"),
+	COL_KEY("callers", COL_INT, "", COL_REQ | COL_POS, "C"),
+	COL_KEY("spinners", COL_INT, "", COL_REQ | COL_SETTING,
+		"spinning threads in the process (threads mode) or in each caller process (processes mode: `--spinners`, at most 4 x PUs / C - 1)"),
+	COL_INFO("cpus", COL_STR, "", 0, "OS CPU of each thread (callers first), `;`-separated"),
+	COL_INFO("oversubscribed", COL_INT, "", 0, "1 when some CPU carries more than one thread"),
+	COL_COUNT("repeats", COL_INT, COL_POS, "repeats measured"),
+	COL_MEASURE("aggregate_calls_per_s", COL_NUM, "1/s", HIGHER, MEAN, COL_REQ,
+		    "barriers per second summed over the callers, mean over repeats"),
+	COL_CI95("aggregate_calls_per_s_ci95", "aggregate_calls_per_s", "1/s", 0, "its 95% CI half-width over repeats"),
+	COL_MEASURE("per_caller_calls_per_s", COL_NUM, "1/s", HIGHER, NONE, 0, "mean per caller"),
+	COL_MEASURE("per_caller_min_calls_per_s", COL_NUM, "1/s", HIGHER, NONE, 0, "slowest caller in any repeat (fairness)"),
+	COL_MEASURE("per_caller_max_calls_per_s", COL_NUM, "1/s", NONE, NONE, 0, "fastest caller in any repeat (fairness)"),
+	COL_MEASURE("p50_ns", COL_NUM, "ns", LOWER, NONE, COL_REQ, "median latency of one barrier over all callers"),
+	COL_MEASURE("p99_ns", COL_NUM, "ns", LOWER, NONE, COL_REQ, "99th percentile latency of one barrier over all callers"),
+	COL_MEASURE("max_ns", COL_NUM, "ns", LOWER, NONE, 0, "maximum latency of one barrier over all callers"),
+	COL_STATUS("status", COL_REQ, "`ok` or `skipped`"),
+	COL_STATUS("skip_reason", 0, "why a skipped row could not be measured"),
 	TOPOLOGY_COLS,
-	{ "ci_target_pct", COL_NUM },
-	{ "ci_achieved_pct", COL_NUM },
-	{ "ci_target_met", COL_INT },
+	COL_INFO("ci_target_pct", COL_NUM, "%", 0,
+		 "with `--ci-target`: the target, 95% CI half-width as % of the aggregate's mean; empty otherwise"),
+	COL_INFO("ci_achieved_pct", COL_NUM, "%", 0, "with `--ci-target`: the half-width reached, % of the aggregate's mean"),
+	COL_INFO("ci_target_met", COL_INT, "", 0,
+		 "with `--ci-target`: 1 if met within `--max-repeat` (after one discarded warm-up repeat), else 0"),
+};
+
+const struct table_schema contend_table = {
+	.name = "contend", .experiment = "contend", .analysed = 1,
+	.rows = "One row per (mechanism, mode, callers). C callers issue barriers at full speed for `--duration`; spinners keep the other CPUs busy. The topology columns count the other callers and every spinner, in all processes.",
+	.cols = contend_cols, .ncols = NCOLS(contend_cols),
 };
 
 struct contend_args {

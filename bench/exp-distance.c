@@ -20,26 +20,40 @@
 
 #include "experiment.h"
 #include "results.h"
+#include "schema.h"
 #include "util.h"
 
 static const struct col distance_cols[] = {
-	{ "mechanism", COL_STR },
-	{ "level", COL_STR },
-	{ "caller_cpu", COL_INT },
-	{ "spinner_cpu", COL_INT },
-	{ "caller_logical", COL_INT },
-	{ "spinner_logical", COL_INT },
-	{ "repeats", COL_INT },
-	{ "calls_per_repeat", COL_NUM },
-	{ "ns_per_call", COL_NUM },
-	{ "ns_per_call_stddev", COL_NUM },
-	{ "ns_per_call_ci95", COL_NUM },
-	{ "cv", COL_NUM },
-	{ "ci_target_pct", COL_NUM },
-	{ "ci_achieved_pct", COL_NUM },
-	{ "ci_target_met", COL_INT },
-	{ "status", COL_STR },
-	{ "skip_reason", COL_STR },
+	COL_KEY("mechanism", COL_STR, "", COL_REQ, "stable name (see `mbbench list`); by default the process-wide ones that do not wait for a grace period (`process_wide` 1, `grace_period` 0 in `mbbench list`)"),
+	COL_KEY("level", COL_STR, "", COL_REQ,
+		"where the spinner sits relative to the caller: `smt` (its SMT sibling), `core` (another core sharing its L3), `l3` (another L3 in its NUMA node and package), `numa` (another NUMA node in its package), `package` (another package); a pair's level is the outermost domain the two CPUs do not share, and an L3 holding a single core counts as that core's cache"),
+	COL_INFO("caller_cpu", COL_INT, "", COL_REQ, "OS CPU number of the caller; empty when the level has no pair"),
+	COL_INFO("spinner_cpu", COL_INT, "", COL_REQ, "OS CPU number of the spinner; empty when the level has no pair"),
+	COL_INFO("caller_logical", COL_INT, "", 0, "the caller's hwloc logical PU (in the topology cut to the affinity mask)"),
+	COL_INFO("spinner_logical", COL_INT, "", 0, "the spinner's hwloc logical PU"),
+	COL_COUNT("repeats", COL_INT, COL_POS, "repeats measured (as in calls.csv: `--repeat`, `--ci-target`, `--max-repeat`)"),
+	COL_COUNT("calls_per_repeat", COL_NUM, 0, "mean barriers issued per repeat"),
+	COL_MEASURE("ns_per_call", COL_NUM, "ns", LOWER, MEAN, COL_REQ,
+		    "mean over repeats of (time in the barrier loop / calls)"),
+	COL_INFO("ns_per_call_stddev", COL_NUM, "ns", 0, "sample standard deviation of `ns_per_call` over repeats"),
+	COL_CI95("ns_per_call_ci95", "ns_per_call", "ns", COL_REQ,
+		 "half-width of the 95% confidence interval of `ns_per_call` (Student t)"),
+	COL_INFO("cv", COL_NUM, "", 0, "coefficient of variation of `ns_per_call`; above 0.10 a note is added"),
+	COL_INFO("ci_target_pct", COL_NUM, "%", 0,
+		 "with `--ci-target`: the target, 95% CI half-width as % of the mean; empty otherwise"),
+	COL_INFO("ci_achieved_pct", COL_NUM, "%", 0,
+		 "with `--ci-target`: the half-width reached, % of the mean"),
+	COL_INFO("ci_target_met", COL_INT, "", 0,
+		 "with `--ci-target`: 1 if reached, 0 if `--max-repeat` ran out first (a note says so)"),
+	COL_STATUS("status", COL_REQ, "`ok` or `skipped`"),
+	COL_STATUS("skip_reason", 0,
+		   "why: the host lacks the level (`no SMT on this host: each core has one PU`, `one package`, ...), the affinity mask leaves no CPU pair at it, or the mechanism cannot run here"),
+};
+
+const struct table_schema distance_table = {
+	.name = "distance", .experiment = "distance", .analysed = 1,
+	.rows = "One row per (mechanism, level): the caller issues barriers while one other thread of the process spins on the CPU at that level from the caller's.",
+	.cols = distance_cols, .ncols = NCOLS(distance_cols),
 };
 
 /* By default the heavy barriers that do not wait for a grace period. */

@@ -33,6 +33,7 @@
 #include "paths.h"
 #include "register-child.h"
 #include "results.h"
+#include "schema.h"
 #include "util.h"
 
 #ifndef MEMBARRIER_CMD_GET_REGISTRATIONS
@@ -40,17 +41,26 @@
 #endif
 
 static const struct col doctor_cols[] = {
-	{ "probe", COL_STR },
-	{ "question", COL_STR },
-	{ "result", COL_STR },
-	{ "reason", COL_STR },
-	{ "measure", COL_NUM },
-	{ "measure_unit", COL_STR },
-	{ "evidence", COL_STR },
-	{ "consequence", COL_STR },
-	{ "workaround", COL_STR },
-	{ "fix", COL_STR },
-	{ "reference", COL_STR },
+	COL_KEY("probe", COL_STR, "", COL_REQ,
+		"`lazy-mm`, `expedited-serialization`, `register-cost`, `global`, `sync-core`, `rseq`, `guest-ipi`"),
+	COL_INFO("question", COL_STR, "", 0, "what the probe answers"),
+	COL_STATUS("result", COL_REQ, "`ok`, `affected`, `cannot tell` (with `reason`) or `info`"),
+	COL_STATUS("reason", 0, "the result in a sentence; why it cannot tell"),
+	COL_MEASURE("measure", COL_NUM, "", NONE, NONE, COL_SIGNED,
+		    "the probe's main figure, in `measure_unit`: lazy-mm the lowest IPIs/barrier of the lazy cases on the lazily held CPU over the first 60 barriers, expedited-serialization two callers' aggregate rate over one caller's, register-cost the registration with one other thread, global the cost of a call; empty when not measured"),
+	COL_INFO("measure_unit", COL_STR, "", 0, "the unit of `measure` (`ratio`, `ms`, `us/call`, ...)"),
+	COL_INFO("evidence", COL_STR, "", 0, "the numbers behind the result, as text"),
+	COL_INFO("consequence", COL_STR, "", 0, "what it means for a user"),
+	COL_INFO("workaround", COL_STR, "", 0, "what to do now"),
+	COL_INFO("fix", COL_STR, "", 0, "where it is fixed"),
+	COL_INFO("reference", COL_STR, "", 0, "the upstream record"),
+};
+
+const struct table_schema doctor_table = {
+	.name = "doctor", .experiment = "doctor",
+	.rows = "One row per probe run (`--probe` selects them; `mbbench doctor --format csv`).",
+	.notes = "Derived: `probes_affected`; the exit status is 1 when it is not 0.",
+	.cols = doctor_cols, .ncols = NCOLS(doctor_cols),
 };
 
 static const char *const result_names[] = { "ok", "affected", "cannot tell", "info" };

@@ -12,42 +12,51 @@
 #include "litmus.h"
 #include "rcu.h"
 #include "results.h"
+#include "schema.h"
 #include "util.h"
 
 /* The first four columns are what scripts read by position: keep them first. */
 static const struct col list_cols[] = {
-	{ "mechanism", COL_STR },
-	{ "available", COL_INT },
-	{ "reason", COL_STR },
-	{ "summary", COL_STR },
-	{ "membarrier_cmd", COL_STR },
+	COL_KEY("mechanism", COL_STR, "", COL_REQ, "stable name"),
+	{ .name = "available", .type = COL_INT, .role = ROLE_STATUS, .unit = "",
+	  .desc = "1 when it can run here, else 0" },
+	COL_STATUS("reason", 0, "why not; empty when available"),
+	COL_INFO("summary", COL_STR, "", 0, "what it does"),
+	COL_INFO("membarrier_cmd", COL_STR, "", 0,
+		 "the membarrier command one barrier issues (MEMBARRIER_CMD_...); empty for none"),
 	/* One per flag (enum mech_cap): mech_cap_name with '_' for '-'. */
-	{ "process_wide", COL_INT },
-	{ "ipi", COL_INT },
-	{ "grace_period", COL_INT },
-	{ "register", COL_INT },
-	{ "patched_kernel", COL_INT },
-	{ "fence_like", COL_INT },
+	COL_INFO("process_wide", COL_INT, "", 0, "1: orders the memory of every thread of the process (a heavy barrier)"),
+	COL_INFO("ipi", COL_INT, "", 0, "1: interrupts other CPUs to do it (IPIs, a TLB shootdown, a signal)"),
+	COL_INFO("grace_period", COL_INT, "", 0, "1: waits for an RCU grace period or for every CPU to schedule"),
+	COL_INFO("register", COL_INT, "", 0, "1: the process registers once before the first barrier"),
+	COL_INFO("patched_kernel", COL_INT, "", 0, "1: exists only on the patched kernel (kernel-patch/)"),
+	COL_INFO("fence_like", COL_INT, "", 0, "1: a local instruction or nothing: a control, not a heavy barrier"),
+};
+
+const struct table_schema list_table = {
+	.name = "list", .experiment = "list",
+	.rows = "One row per mechanism (`mbbench list --format csv`).",
+	.cols = list_cols, .ncols = NCOLS(list_cols),
 };
 _Static_assert(sizeof(list_cols) / sizeof(list_cols[0]) == 5 + MC_COUNT,
 	       "list has one column per mechanism flag");
 
 static const struct col rcu_scheme_cols[] = {
-	{ "scheme", COL_STR },
-	{ "available", COL_INT },
-	{ "reason", COL_STR },
-	{ "summary", COL_STR },
-	{ "family", COL_STR },
-	{ "mechanism", COL_STR },
+	COL_KEY("scheme", COL_STR, "", COL_REQ, "stable name (`mbbench rcu --scheme`)"),
+	COL_INFO("available", COL_INT, "", 0, "1 when it can run here, else 0"),
+	COL_STATUS("reason", 0, "why not; empty when available"),
+	COL_INFO("summary", COL_STR, "", 0, "what it does"),
+	COL_INFO("family", COL_STR, "", 0, "the scheme's family (ours, liburcu, ...)"),
+	COL_INFO("mechanism", COL_STR, "", 0, "the mechanism its writer uses, if any"),
 };
 
 static const struct col pairing_cols[] = {
-	{ "pairing", COL_STR },
-	{ "available", COL_INT },
-	{ "reason", COL_STR },
-	{ "a_side", COL_STR },
-	{ "b_side", COL_STR },
-	{ "expect", COL_STR },
+	COL_KEY("pairing", COL_STR, "", COL_REQ, "stable name (`mbbench litmus --pairing`)"),
+	COL_INFO("available", COL_INT, "", 0, "1 when it can run here, else 0"),
+	COL_STATUS("reason", 0, "why not; empty when available"),
+	COL_INFO("a_side", COL_STR, "", 0, "`compiler`, `fence` or the mechanism"),
+	COL_INFO("b_side", COL_STR, "", 0, "`compiler`, `fence` or the mechanism"),
+	COL_INFO("expect", COL_STR, "", 0, "`forbidden` or `allowed`"),
 };
 
 enum list_what { LW_MECHANISMS, LW_RCU_SCHEMES, LW_LITMUS_PAIRINGS };
@@ -234,8 +243,14 @@ int exp_list_main(int argc, char **argv)
 }
 
 static const struct col info_cols[] = {
-	{ "key", COL_STR },
-	{ "value", COL_STR },
+	COL_KEY("key", COL_STR, "", COL_REQ, "a host fact (see the JSON envelope's `host`)"),
+	COL_INFO("value", COL_STR, "", 0, "its value; `unknown` when it could not be read"),
+};
+
+const struct table_schema info_table = {
+	.name = "info", .experiment = "info",
+	.rows = "One row per host fact (`mbbench info --format csv`).",
+	.cols = info_cols, .ncols = NCOLS(info_cols),
 };
 
 int exp_info_main(int argc, char **argv)

@@ -14,30 +14,35 @@
 
 #include "experiment.h"
 #include "results.h"
+#include "schema.h"
 #include "util.h"
 
 static const struct col lat_cols[] = {
-	{ "mechanism", COL_STR },
-	{ "threads", COL_INT },
-	{ "behaviour", COL_STR },
-	{ "scope", COL_STR },
-	{ "cpus", COL_STR },
-	{ "oversubscribed", COL_INT },
-	{ "samples", COL_INT },
-	{ "min_ns", COL_NUM },
-	{ "p50_ns", COL_NUM },
-	{ "p90_ns", COL_NUM },
-	{ "p99_ns", COL_NUM },
-	{ "p999_ns", COL_NUM },
-	{ "max_ns", COL_NUM },
-	{ "mean_ns", COL_NUM },
-	{ "repeats", COL_INT },
-	{ "p50_ns_ci95", COL_NUM },
-	{ "p90_ns_ci95", COL_NUM },
-	{ "p99_ns_ci95", COL_NUM },
-	{ "p999_ns_ci95", COL_NUM },
-	{ "status", COL_STR },
-	{ "skip_reason", COL_STR },
+	COL_KEY("mechanism", COL_STR, "", COL_REQ, "stable name (see `mbbench list`)"),
+	COL_KEY("threads", COL_INT, "", COL_REQ | COL_POS, "T: the caller plus T-1 other threads"),
+	COL_KEY("behaviour", COL_STR, "", COL_REQ | COL_SETTING, "`spin` or `sleep`, as in calls.csv"),
+	COL_KEY("scope", COL_STR, "", COL_REQ | COL_SETTING, "`same-process` or `other-process`, as in calls.csv"),
+	COL_INFO("cpus", COL_STR, "", 0, "OS CPU of each thread, caller first, `;`-separated"),
+	COL_INFO("oversubscribed", COL_INT, "", 0, "1 when some CPU carries more than one thread of the team"),
+	COL_COUNT("samples", COL_INT, COL_REQ, "barriers timed"),
+	COL_MEASURE("min_ns", COL_NUM, "ns", LOWER, NONE, COL_REQ, "exact minimum"),
+	COL_MEASURE("p50_ns", COL_NUM, "ns", LOWER, PCT, COL_REQ,
+		    "median: nearest-rank percentile from the histogram, bucket midpoint (error <= 0.4%)"),
+	COL_MEASURE("p90_ns", COL_NUM, "ns", LOWER, NONE, COL_REQ, "90th percentile, as `p50_ns`"),
+	COL_MEASURE("p99_ns", COL_NUM, "ns", LOWER, PCT, COL_REQ, "99th percentile, as `p50_ns`"),
+	COL_MEASURE("p999_ns", COL_NUM, "ns", LOWER, NONE, COL_REQ, "99.9th percentile, as `p50_ns`"),
+	COL_MEASURE("max_ns", COL_NUM, "ns", LOWER, NONE, COL_REQ, "exact maximum"),
+	COL_MEASURE("mean_ns", COL_NUM, "ns", LOWER, NONE, 0, "exact mean"),
+	COL_COUNT("repeats", COL_INT, COL_POS,
+		  "batches the samples were taken in (`--repeat`, each `--duration` long)"),
+	COL_CI95("p50_ns_ci95", "p50_ns", "ns", 0,
+		 "95% CI half-width of `p50_ns`: the spread of the batches' own percentiles (t over `repeats`, the batch-percentile method); empty with one batch"),
+	COL_CI95("p90_ns_ci95", "p90_ns", "ns", 0, "95% CI half-width of `p90_ns`, as `p50_ns_ci95`"),
+	COL_CI95("p99_ns_ci95", "p99_ns", "ns", 0, "95% CI half-width of `p99_ns`, as `p50_ns_ci95`"),
+	COL_CI95("p999_ns_ci95", "p999_ns", "ns", 0,
+		 "95% CI half-width of `p999_ns`; a batch too short to hold ~1000 samples makes it little more than its max"),
+	COL_STATUS("status", COL_REQ, "`ok` or `skipped`"),
+	COL_STATUS("skip_reason", 0, "why a skipped row could not be measured"),
 	TOPOLOGY_COLS,
 };
 
@@ -47,12 +52,26 @@ static const double pcts[NPCT] = { 50, 90, 99, 99.9 };
 static const char *const pct_ci[NPCT] = { "p50_ns_ci95", "p90_ns_ci95", "p99_ns_ci95", "p999_ns_ci95" };
 
 static const struct col hist_cols[] = {
-	{ "mechanism", COL_STR },
-	{ "threads", COL_INT },
-	{ "bucket_lo_ns", COL_INT },
-	{ "bucket_hi_ns", COL_INT },
-	{ "count", COL_INT },
-	{ "cumulative_fraction", COL_NUM },
+	COL_KEY("mechanism", COL_STR, "", COL_REQ, "the point's mechanism"),
+	COL_KEY("threads", COL_INT, "", COL_POS, "the point's T"),
+	COL_KEY("bucket_lo_ns", COL_INT, "ns", 0, "inclusive lower bound of the bucket"),
+	COL_INFO("bucket_hi_ns", COL_INT, "ns", 0, "inclusive upper bound of the bucket"),
+	COL_COUNT("count", COL_INT, 0, "samples in the bucket"),
+	COL_MEASURE("cumulative_fraction", COL_NUM, "", NONE, NONE, 0,
+		    "fraction of the point's samples at or below `bucket_hi_ns`"),
+};
+
+const struct table_schema latency_table = {
+	.name = "latency", .experiment = "latency", .analysed = 1,
+	.rows = "One row per (mechanism, threads); every sample is one barrier timed with two CLOCK_MONOTONIC reads (the `null` row shows that floor).",
+	.notes = "Derived: `global_over_private_expedited_p50`: p50 of membarrier-global over p50 of membarrier-private-expedited at the same T (the seed put it at 5000-8000x).",
+	.cols = lat_cols, .ncols = NCOLS(lat_cols),
+};
+
+const struct table_schema latency_histogram_table = {
+	.name = "latency-histogram", .experiment = "latency", .analysed = 1,
+	.rows = "Non-empty buckets of each (mechanism, threads) histogram, for CDF plots.",
+	.cols = hist_cols, .ncols = NCOLS(hist_cols),
 };
 
 struct latency_run {
@@ -173,8 +192,8 @@ static void derive_ratio(struct results *res, const struct table *t)
 			    strcmp(table_get(t, b, "status"), "ok") ||
 			    strcmp(table_get(t, a, "threads"), table_get(t, b, "threads")))
 				continue;
-			g = atof(table_get(t, a, "p50_ns"));
-			p = atof(table_get(t, b, "p50_ns"));
+			g = table_get_num(t, a, "p50_ns");
+			p = table_get_num(t, b, "p50_ns");
 			results_derived(res, "global_over_private_expedited_p50", g / p,
 					"membarrier-global / membarrier-private-expedited at T=%s: p50 %.0f ns / %.0f ns = %.0fx (seed 2010: 5000-8000x)",
 					table_get(t, a, "threads"), g, p, g / p);

@@ -22,27 +22,43 @@
 #include "litmus.h"
 #include "results.h"
 #include "strbuf.h"
+#include "schema.h"
 #include "util.h"
 
 static const struct col litmus_cols[] = {
-	{ "pairing", COL_STR },
-	{ "a_side", COL_STR },
-	{ "b_side", COL_STR },
-	{ "expect", COL_STR },
-	{ "cpus", COL_STR },
-	{ "repeats", COL_INT },
-	{ "trials", COL_INT },
-	{ "r1_0_r2_0", COL_INT },
-	{ "r1_0_r2_1", COL_INT },
-	{ "r1_1_r2_0", COL_INT },
-	{ "r1_1_r2_1", COL_INT },
-	{ "forbidden_per_million", COL_NUM },
-	{ "trials_per_s", COL_NUM },
-	{ "forbidden_per_million_lo95", COL_NUM },
-	{ "forbidden_per_million_hi95", COL_NUM },
-	{ "forbidden_per_million_ci95", COL_NUM },
-	{ "status", COL_STR },
-	{ "skip_reason", COL_STR },
+	COL_KEY("pairing", COL_STR, "", COL_REQ,
+		"`none`, `fence-one-side`, `fence-both`, or a mechanism name (that mechanism on A, a compiler barrier on B)"),
+	COL_INFO("a_side", COL_STR, "", 0, "`compiler`, `fence` or the mechanism"),
+	COL_INFO("b_side", COL_STR, "", 0, "`compiler`, `fence` or the mechanism"),
+	COL_INFO("expect", COL_STR, "", 0,
+		 "`forbidden` (r1 = r2 = 0 must not be seen) or `allowed` (the controls)"),
+	COL_INFO("cpus", COL_STR, "", 0, "OS CPUs of A and B"),
+	COL_COUNT("repeats", COL_INT, COL_POS,
+		  "runs of the pairing (`--repeat`), each with fresh threads; the counts are their sums"),
+	COL_COUNT("trials", COL_INT, COL_REQ, "trials run"),
+	COL_COUNT("r1_0_r2_0", COL_INT, 0, "outcome count: r1 = 0, r2 = 0 (the forbidden one)"),
+	COL_COUNT("r1_0_r2_1", COL_INT, 0, "outcome count: r1 = 0, r2 = 1"),
+	COL_COUNT("r1_1_r2_0", COL_INT, 0, "outcome count: r1 = 1, r2 = 0"),
+	COL_COUNT("r1_1_r2_1", COL_INT, 0, "outcome count: r1 = 1, r2 = 1"),
+	COL_MEASURE("forbidden_per_million", COL_NUM, "1/1e6", LOWER, RATE, 0,
+		    "`r1_0_r2_0` per million trials"),
+	COL_MEASURE("trials_per_s", COL_NUM, "1/s", NONE, NONE, 0, "trial rate (the heavy barrier dominates it)"),
+	COL_LO95("forbidden_per_million_lo95", "forbidden_per_million", "1/1e6", 0,
+		 "Wilson 95% interval of that rate over the trials, lower end"),
+	COL_HI95("forbidden_per_million_hi95", "forbidden_per_million", "1/1e6", 0,
+		 "its upper end: with none seen it is ~3.84 x 10^6 / trials, so a clean row says how rare a failure it could have missed"),
+	COL_CI95("forbidden_per_million_ci95", "forbidden_per_million", "1/1e6", 0,
+		 "with 2 or more repeats: the 95% CI half-width of the rate from the spread of the repeats' rates; compare tests two runs' rates with it (Welch's t), and falls back to the Wilson intervals without repeats"),
+	COL_STATUS("status", COL_REQ, "`ok`, `failed` (a forbidden outcome was seen: exit 1) or `skipped`"),
+	COL_STATUS("skip_reason", 0, "e.g. one CPU only, mechanism unavailable"),
+};
+
+const struct table_schema litmus_table = {
+	.name = "litmus", .experiment = "litmus", .analysed = 1,
+	.rows = "One row per barrier pairing of the store-buffering test (A: `x = 1; barrier; r1 = y`, B: `y = 1; barrier; r2 = x`).",
+	.notes = "A control's rate (`expect` `allowed`) depends on how the two threads' loops line up, which changes with each thread start far more than the Wilson interval allows: compare calls a control's change neither better nor worse.",
+	.cols = litmus_cols, .ncols = NCOLS(litmus_cols),
+	.control = "expect", .control_value = "allowed",
 };
 
 /* Every pairing on offer (litmus_pairings), made once. */

@@ -17,33 +17,45 @@
 #include "experiment.h"
 #include "rcu.h"
 #include "results.h"
+#include "schema.h"
 #include "util.h"
 
 static const struct col rcu_cols[] = {
-	{ "scheme", COL_STR },
-	{ "family", COL_STR },
-	{ "readers", COL_INT },
-	{ "writers", COL_INT },
-	{ "placement", COL_STR },
-	{ "cpus", COL_STR },
-	{ "oversubscribed", COL_INT },
-	{ "cs_ns", COL_INT },
-	{ "writer_delay_ns", COL_INT },
-	{ "repeats", COL_INT },
-	{ "duration_s", COL_NUM },
-	{ "reads", COL_NUM },
-	{ "writes", COL_NUM },
-	{ "reads_per_s", COL_NUM },
-	{ "reads_per_s_ci95", COL_NUM },
-	{ "writes_per_s", COL_NUM },
-	{ "writes_per_s_ci95", COL_NUM },
-	{ "ci_target_pct", COL_NUM },
-	{ "ci_achieved_pct", COL_NUM },
-	{ "ci_target_met", COL_INT },
-	{ "violations", COL_INT },
-	{ "peak_quarantine", COL_INT },
-	{ "status", COL_STR },
-	{ "skip_reason", COL_STR },
+	COL_KEY("scheme", COL_STR, "", COL_REQ,
+		"`mb`, `signal`, `signal-spin`, `membarrier-private-expedited`, `membarrier-global`, `mprotect`, `seed-v5-expedited`, `seed-v1-ipi-all`, `seed-v5-sched`, `qsbr`, `liburcu-mb`, `liburcu-signal`, `liburcu-memb`, `liburcu-qsbr` (and, with `--allow-broken` only, `broken-no-wait`, `broken-no-barrier`)"),
+	COL_INFO("family", COL_STR, "", COL_REQ, "`ours`, `liburcu` or `broken`"),
+	COL_KEY("readers", COL_INT, "", COL_REQ | COL_SETTING, "reader threads R"),
+	COL_KEY("writers", COL_INT, "", COL_REQ | COL_SETTING, "writer threads W"),
+	COL_INFO("placement", COL_STR, "", 0, "placement policy"),
+	COL_INFO("cpus", COL_STR, "", 0, "OS CPU of each thread, readers first, `;`-separated"),
+	COL_INFO("oversubscribed", COL_INT, "", 0, "1 when R + W threads share fewer CPUs"),
+	COL_KEY("cs_ns", COL_INT, "ns", COL_SETTING, "read-side critical section (0 = none)"),
+	COL_KEY("writer_delay_ns", COL_INT, "ns", COL_SETTING, "writer pause (0 = none)"),
+	COL_COUNT("repeats", COL_INT, COL_POS, "repeats measured"),
+	COL_INFO("duration_s", COL_NUM, "s", 0, "mean measured wall time of one repeat"),
+	COL_COUNT("reads", COL_NUM, COL_REQ, "reads, mean per repeat, summed over readers (the seed's table)"),
+	COL_COUNT("writes", COL_NUM, COL_REQ, "writes, mean per repeat, summed over writers (the seed's table)"),
+	COL_MEASURE("reads_per_s", COL_NUM, "1/s", HIGHER, MEAN, 0, "reads per second, mean over repeats"),
+	COL_CI95("reads_per_s_ci95", "reads_per_s", "1/s", 0, "its 95% CI half-width (empty with one repeat)"),
+	COL_MEASURE("writes_per_s", COL_NUM, "1/s", HIGHER, MEAN, 0, "writes per second, mean over repeats"),
+	COL_CI95("writes_per_s_ci95", "writes_per_s", "1/s", 0, "its 95% CI half-width (empty with one repeat)"),
+	COL_INFO("ci_target_pct", COL_NUM, "%", 0, "with `--ci-target`: the target; empty without it"),
+	COL_INFO("ci_achieved_pct", COL_NUM, "%", 0,
+		 "with `--ci-target`: the wider of the two rates' 95% CI half-widths reached (% of its mean)"),
+	COL_INFO("ci_target_met", COL_INT, "", 0,
+		 "with `--ci-target`: 1 if both met it within `--max-repeat` (after one discarded warm-up run, whose torture check still counts)"),
+	COL_MEASURE("violations", COL_INT, "", LOWER, NONE, COL_REQ,
+		    "reads, over all repeats, that saw a poisoned (retired) object; any > 0 fails the run (exit 1)"),
+	COL_INFO("peak_quarantine", COL_INT, "", 0, "most retired objects one writer held poisoned at once"),
+	COL_STATUS("status", COL_REQ, "`ok`, `failed` (violations) or `skipped`"),
+	COL_STATUS("skip_reason", 0, "e.g. `needs the patched kernel (kernel-patch/)`, `built without liburcu ...`"),
+};
+
+const struct table_schema rcu_table = {
+	.name = "rcu", .experiment = "rcu", .analysed = 1,
+	.rows = "One row per scheme. Readers run on the first `readers` CPUs of the placement, writers on the next `writers`.",
+	.notes = "Derived: `write_ratio_membarrier_over_signal` (writes/s of membarrier-private-expedited over signal; the seed: 400:1) and `read_ratio_membarrier_over_mb` (reads/s of membarrier-private-expedited over mb; the seed: 4.5:1), when both rows were measured. Notes compare each of our schemes with its liburcu counterpart.",
+	.cols = rcu_cols, .ncols = NCOLS(rcu_cols),
 };
 
 struct rcu_args {
@@ -108,13 +120,10 @@ static int base_row(struct table *t, const struct rcu_scheme *s, int R, int W,
 static double row_num(const struct table *t, const char *scheme, const char *col)
 {
 	for (int r = 0; r < t->nrows; r++) {
-		const char *v;
-
 		if (strcmp(table_get(t, r, "scheme"), scheme) ||
 		    strcmp(table_get(t, r, "status"), "ok"))
 			continue;
-		v = table_get(t, r, col);
-		return v ? atof(v) : NAN;
+		return table_get_num(t, r, col);
 	}
 	return NAN;
 }

@@ -24,24 +24,33 @@
 #include "paths.h"
 #include "register-child.h"
 #include "results.h"
+#include "schema.h"
 #include "util.h"
 
 
 static const struct col reg_cols[] = {
-	{ "mechanism", COL_STR },
-	{ "register_command", COL_STR },
-	{ "other_threads", COL_INT },
-	{ "behaviour", COL_STR },
-	{ "repeats", COL_INT },
-	{ "register_ns", COL_NUM },
-	{ "register_ns_ci95", COL_NUM },
-	{ "first_barrier_ns", COL_NUM },
-	{ "first_barrier_ns_ci95", COL_NUM },
-	{ "steady_barrier_ns", COL_NUM },
-	{ "thread_create_unregistered_ns", COL_NUM },
-	{ "thread_create_registered_ns", COL_NUM },
-	{ "status", COL_STR },
-	{ "skip_reason", COL_STR },
+	COL_KEY("mechanism", COL_STR, "", COL_REQ, "the barrier"),
+	COL_INFO("register_command", COL_STR, "", 0, "the `MEMBARRIER_CMD_REGISTER_*` it needs"),
+	COL_KEY("other_threads", COL_INT, "", COL_REQ, "threads running besides the registering one"),
+	COL_KEY("behaviour", COL_STR, "", COL_REQ | COL_SETTING, "what they do (`spin` or `sleep`)"),
+	COL_COUNT("repeats", COL_INT, COL_POS, "fresh processes measured"),
+	COL_MEASURE("register_ns", COL_NUM, "ns", LOWER, MEAN, COL_REQ, "time of the registration call"),
+	COL_CI95("register_ns_ci95", "register_ns", "ns", 0, "its 95% CI half-width"),
+	COL_MEASURE("first_barrier_ns", COL_NUM, "ns", LOWER, NONE, COL_REQ, "the first barrier after it"),
+	COL_CI95("first_barrier_ns_ci95", "first_barrier_ns", "ns", 0, "its 95% CI half-width"),
+	COL_MEASURE("steady_barrier_ns", COL_NUM, "ns", LOWER, NONE, COL_REQ, "mean of the next 200 barriers"),
+	COL_MEASURE("thread_create_unregistered_ns", COL_NUM, "ns", LOWER, NONE, COL_REQ,
+		    "pthread_create + join of an empty thread before registration (mean of 20)"),
+	COL_MEASURE("thread_create_registered_ns", COL_NUM, "ns", LOWER, NONE, COL_REQ,
+		    "pthread_create + join of an empty thread after registration (mean of 20)"),
+	COL_STATUS("status", COL_REQ, "`ok` or `skipped` (a mechanism with no registration is skipped)"),
+	COL_STATUS("skip_reason", 0, "why a skipped row could not be measured"),
+};
+
+const struct table_schema register_table = {
+	.name = "register", .experiment = "register", .analysed = 1,
+	.rows = "One row per (mechanism, other_threads). Each repeat is a fresh process that starts `other_threads` threads (`--behaviour`), then registers.",
+	.cols = reg_cols, .ncols = NCOLS(reg_cols),
 };
 
 int register_fresh(const char *helper, const struct mechanism *m, int nother,

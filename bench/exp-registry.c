@@ -24,6 +24,7 @@ const struct experiment *const experiments[] = {
 	&exp_list,
 	&exp_plan,
 	&exp_points,
+	&exp_schema,
 };
 
 const size_t nr_experiments = sizeof(experiments) / sizeof(experiments[0]);

@@ -41,7 +41,7 @@ extern const struct experiment *const experiments[];
 extern const size_t nr_experiments;
 extern const struct experiment exp_calls, exp_latency, exp_distance, exp_disturb,
 	exp_contend, exp_register, exp_rcu, exp_litmus, exp_doctor, exp_info,
-	exp_list, exp_plan, exp_points;
+	exp_list, exp_plan, exp_points, exp_schema;
 
 int exp_list_main(int argc, char **argv);
 int exp_info_main(int argc, char **argv);
@@ -59,15 +59,22 @@ int exp_plan_main(int argc, char **argv);
 /* exp-points.c: disturb's rounds with every role, distance's levels. */
 int points_disturb_rounds(hwloc_topology_t topo);
 int points_distance_levels(hwloc_topology_t topo);
+int exp_schema_main(int argc, char **argv);
 
 /* The columns table_set_topology fills, for an experiment's column table. */
-#define TOPOLOGY_COLS						\
-	{ "cpus_logical", COL_STR },				\
-	{ "n_same_core", COL_INT },				\
-	{ "n_same_l3", COL_INT },				\
-	{ "n_same_package", COL_INT },				\
-	{ "n_same_numa", COL_INT },				\
-	{ "n_remote", COL_INT }
+#define TOPOLOGY_COLS								\
+	COL_INFO("cpus_logical", COL_STR, "", 0,					\
+		 "hwloc logical PU of each thread, in the order of `cpus` (the OS numbers)"), \
+	COL_INFO("n_same_core", COL_INT, "", 0,						\
+		 "other threads on the caller's core (its SMT siblings, or its own PU when oversubscribed); empty without the level"), \
+	COL_INFO("n_same_l3", COL_INT, "", 0,						\
+		 "other threads sharing the caller's L3 (nested: counts the core's too); empty without the level"), \
+	COL_INFO("n_same_package", COL_INT, "", 0,					\
+		 "other threads in the caller's package (nested); empty without the level"), \
+	COL_INFO("n_same_numa", COL_INT, "", 0,						\
+		 "other threads in the caller's NUMA node (nested); empty without the level"), \
+	COL_INFO("n_remote", COL_INT, "", 0,						\
+		 "other threads on another package or another NUMA node than the caller's")
 /*
  * cpus_logical and n_same_core, n_same_l3, n_same_package, n_same_numa,
  * n_remote (the other threads relative to the caller, thread 0) of a row.

@@ -21,7 +21,9 @@ void table_free(struct table *t)
 	for (int i = 0; i < t->nrows * t->ncols; i++)
 		free(t->cells[i]);
 	free(t->cells);
+	free(t->nums);
 	t->cells = NULL;
+	t->nums = NULL;
 	t->nrows = t->cap = 0;
 }
 
@@ -31,9 +33,13 @@ int table_add_row(struct table *t)
 		t->cap = t->cap ? t->cap * 2 : 16;
 		t->cells = xrealloc(t->cells, (size_t)t->cap * (size_t)t->ncols *
 						      sizeof(char *));
+		t->nums = xrealloc(t->nums, (size_t)t->cap * (size_t)t->ncols *
+						    sizeof(double));
 	}
-	for (int c = 0; c < t->ncols; c++)
+	for (int c = 0; c < t->ncols; c++) {
 		t->cells[t->nrows * t->ncols + c] = NULL;
+		t->nums[t->nrows * t->ncols + c] = NAN;
+	}
 	return t->nrows++;
 }
 
@@ -45,17 +51,18 @@ static int col_index(const struct table *t, const char *col)
 	fail("internal error: no column %s", col);
 }
 
-static void set_cell(struct table *t, int row, const char *col, char *v)
+static void set_cell(struct table *t, int row, const char *col, char *v, double num)
 {
-	char **cell = &t->cells[row * t->ncols + col_index(t, col)];
+	int i = row * t->ncols + col_index(t, col);
 
-	free(*cell);
-	*cell = v;
+	free(t->cells[i]);
+	t->cells[i] = v;
+	t->nums[i] = num;
 }
 
 void table_set_str(struct table *t, int row, const char *col, const char *v)
 {
-	set_cell(t, row, col, v ? xstrdup(v) : NULL);
+	set_cell(t, row, col, v ? xstrdup(v) : NULL, NAN);
 }
 
 void table_set_int(struct table *t, int row, const char *col, long long v)
@@ -63,7 +70,7 @@ void table_set_int(struct table *t, int row, const char *col, long long v)
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%lld", v);
-	set_cell(t, row, col, xstrdup(buf));
+	set_cell(t, row, col, xstrdup(buf), (double)v);
 }
 
 void table_set_num(struct table *t, int row, const char *col, double v)
@@ -71,7 +78,7 @@ void table_set_num(struct table *t, int row, const char *col, double v)
 	char buf[40];
 
 	if (!isfinite(v)) {
-		set_cell(t, row, col, NULL);
+		set_cell(t, row, col, NULL, NAN);
 		return;
 	}
 	/* Enough digits for ns values and ratios alike; no exponent below 1e15. */
@@ -81,12 +88,17 @@ void table_set_num(struct table *t, int row, const char *col, double v)
 		snprintf(buf, sizeof(buf), "%.1f", v);
 	else
 		snprintf(buf, sizeof(buf), "%.4g", v);
-	set_cell(t, row, col, xstrdup(buf));
+	set_cell(t, row, col, xstrdup(buf), v);
 }
 
 const char *table_get(const struct table *t, int row, const char *col)
 {
 	return t->cells[row * t->ncols + col_index(t, col)];
+}
+
+double table_get_num(const struct table *t, int row, const char *col)
+{
+	return t->nums[row * t->ncols + col_index(t, col)];
 }
 
 static void csv_cell(FILE *f, const char *s)

@@ -92,10 +92,9 @@ fi
 # the CI target, recorded in the row.
 "$MBBENCH" contend --mechanism membarrier-private-expedited --callers 1 --mode threads \
 	--duration 0.05 --repeat 2 --ci-target 50 --max-repeat 4 --format csv >"$TMP/ad.csv" 2>/dev/null &&
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-		{ r = $h["repeats"]; exit !(r >= 3 && r <= 4 && $h["ci_target_pct"] == 50 &&
-			$h["ci_achieved_pct"] != "" && ($h["ci_target_met"] == 1) == ($h["ci_achieved_pct"] <= 50)) }' "$TMP/ad.csv"
-ok $? "contend --ci-target 50 --max-repeat 4: $(awk -F, 'NR == 2' "$TMP/ad.csv" | cut -c1-60)..."
+	csv_cols "$TMP/ad.csv" repeats ci_target_pct ci_achieved_pct ci_target_met |
+	awk -F'\t' '{ exit !($1 >= 3 && $1 <= 4 && $2 == 50 && $3 != "" && ($4 == 1) == ($3 <= 50)) }'
+ok $? "contend --ci-target 50 --max-repeat 4: $(sed -n 2p "$TMP/ad.csv" | cut -c1-60)..."
 "$MBBENCH" contend --ci-target 5 --repeat 3 --max-repeat 2 >"$TMP/ad2.out" 2>"$TMP/ad2.err"
 [ $? -eq 2 ] && [ ! -s "$TMP/ad2.out" ] && [ "$(wc -l <"$TMP/ad2.err")" -eq 1 ]
 ok $? "contend --max-repeat below --repeat: exit 2, $(cat "$TMP/ad2.err")"

@@ -76,19 +76,19 @@ tlb=$(awk '$1 == "TLB:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; 
 "$MBBENCH" disturb --mechanism null --roles self-spin --duration 0.1 --ipi-source proc --format csv \
 	--json "$TMP/t.json" >"$TMP/t.csv" 2>/dev/null
 if [ "$tlb" = 0 ] || [ "$tlb" = none ]; then
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "tlb_shootdowns") c = i; next } $c != "" { bad = 1 } END { exit bad }' "$TMP/t.csv" &&
+	csv_cols "$TMP/t.csv" tlb_shootdowns | awk '$0 != "" { bad = 1 } END { exit bad }' &&
 		grep -q 'tlb_shootdowns not measured' "$TMP/t.json"
 	ok $? "TLB counter at $tlb since boot: tlb cells empty, the reason in the notes"
 else
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "tlb_shootdowns") c = i; next } $c == "" { bad = 1 } END { exit bad }' "$TMP/t.csv"
+	csv_cols "$TMP/t.csv" tlb_shootdowns | awk '$0 == "" { bad = 1 } END { exit bad }'
 	ok $? "TLB counter at $tlb since boot: tlb cells are counts"
 fi
 # A slow rate still measures the whole --duration, and on-CPU shares stay
 # fractions (at --rate 1 the storm used to end after its one barrier).
 "$MBBENCH" disturb --mechanism null --roles self-spin --rate 1 --duration 0.3 --ipi-source proc \
 	--format csv >"$TMP/slow.csv" 2>/dev/null &&
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "elapsed_s") e = i; if ($i == "oncpu_fraction") o = i }; next }
-		{ if ($e < 0.29) bad = 1; if ($o != "" && ($o < 0 || $o > 1.05)) bad = 1; n++ }
-		END { exit bad || !n }' "$TMP/slow.csv"
+	csv_cols "$TMP/slow.csv" elapsed_s oncpu_fraction |
+	awk -F'\t' '{ if ($1 < 0.29) bad = 1; if ($2 != "" && ($2 < 0 || $2 > 1.05)) bad = 1; n++ }
+		END { exit bad || !n }'
 ok $? "--rate 1 --duration 0.3: every phase lasts 0.3 s and on-CPU shares stay within [0, 1]"
 done_testing

@@ -24,8 +24,20 @@ diag() { echo "# $*"; }
 # csv_col FILE COLUMN [ROW]: a CSV cell by its header name (row 1 = the first
 # data row), so tests read by name and a new column moves nothing.
 csv_col() {
-	awk -F, -v c="$2" -v n="${3:-1}" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-		NR == n + 1 { print (c in h) ? $h[c] : ""; exit }' "$1"
+	"${PYTHON3:-python3}" -I -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+n = int(sys.argv[3])
+print(rows[n - 1].get(sys.argv[2]) or "" if 0 < n <= len(rows) else "")' "$1" "$2" "${3:-1}"
+}
+# csv_cols FILE|- COLUMN...: the named cells of every data row, one row a
+# line, separated by tabs (empty for a column the file lacks). The one CSV
+# reader of the tests is Python's csv module: a quoted cell with a comma
+# stays one cell. Read the output with awk -F'\t'.
+csv_cols() {
+	"${PYTHON3:-python3}" -I -c 'import csv, sys
+f = sys.stdin if sys.argv[1] == "-" else open(sys.argv[1], newline="")
+for r in csv.DictReader(f):
+    print("\t".join(r.get(c) or "" for c in sys.argv[2:]))' "$@"
 }
 done_testing() { [ "$tap_fail" -eq 0 ]; }
 

@@ -15,8 +15,7 @@ plan 9
 	--format csv >"$TMP/l.csv" 2>"$TMP/err"
 ok $? "litmus exits 0 ($(head -c 160 "$TMP/err"))"
 col() { # pairing column
-	awk -F, -v p="$1" -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-		$1 == p { print $h[c] }' "$TMP/l.csv"
+	csv_cols "$TMP/l.csv" pairing "$2" | awk -F'\t' -v p="$1" '$1 == p { print $2 }'
 }
 for p in $forbidden; do
 	st=$(col "$p" status)
@@ -56,11 +55,10 @@ fi
 # sums and the spread of the N rates is the rate's CI.
 "$MBBENCH" litmus --pairing none,fence-both --duration 0.1 --repeat 3 --format csv >"$TMP/r.csv" 2>"$TMP/err"
 rc=$?
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-	{ n[$1] = $h["repeats"]; ci[$1] = $h["forbidden_per_million_ci95"]
-	  s[$1] = $h["r1_0_r2_0"] + $h["r1_0_r2_1"] + $h["r1_1_r2_0"] + $h["r1_1_r2_1"]; t[$1] = $h["trials"] }
+csv_cols "$TMP/r.csv" pairing repeats forbidden_per_million_ci95 r1_0_r2_0 r1_0_r2_1 r1_1_r2_0 r1_1_r2_1 trials |
+awk -F'\t' '{ n[$1] = $2; ci[$1] = $3; s[$1] = $4 + $5 + $6 + $7; t[$1] = $8 }
 	END { exit !(n["none"] == 3 && n["fence-both"] == 3 && ci["none"] != "" && ci["none"] >= 0 &&
-		ci["fence-both"] == 0 && s["none"] == t["none"] && t["none"] > 0) }' "$TMP/r.csv"
+		ci["fence-both"] == 0 && s["none"] == t["none"] && t["none"] > 0) }'
 [ $rc -eq 0 ] && [ $? -eq 0 ]
 ok $? "litmus --repeat 3: repeats 3, the outcomes sum to the trials, a CI on the control's rate, 0 on fence-both ($(head -c 120 "$TMP/err"))"
 "$MBBENCH" litmus --pairing none --duration 0.1 --repeat 0 >"$TMP/o" 2>"$TMP/err"

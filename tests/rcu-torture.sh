@@ -39,8 +39,8 @@ ok $? "every available scheme read and wrote with 0 violations; the others are s
 "$MBBENCH" rcu --scheme all --cs-ns 1000 --duration 0.2 --repeat 1 --format csv \
 	>"$TMP/cs.csv" 2>"$TMP/err"
 rc=$?
-bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-	$h["violations"] != "" && $h["violations"] != "0" { print $1 "=" $h["violations"] }' "$TMP/cs.csv" | tr '\n' ' ')
+bad=$(csv_cols "$TMP/cs.csv" scheme violations |
+	awk -F'\t' '$2 != "" && $2 != "0" { print $1 "=" $2 }' | tr '\n' ' ')
 [ "$rc" -eq 0 ] && [ -z "$bad" ] && [ "$(wc -l <"$TMP/cs.csv")" -gt 8 ]
 ok $? "every available scheme with 1 us critical sections: 0 violations (exit $rc; violations: ${bad:-none})"
 

@@ -61,7 +61,7 @@ ok $? "--plan created no folder"
 bad=
 while IFS='|' read -r name topo; do
 	c=$(MBBENCH_SYNTHETIC="$topo" "$MBBENCH" points --format csv |
-		awk -F, '$1 == "threads" && $2 == 2 { print $4 }')
+		csv_cols - list count n_same_core | awk -F'\t' '$1 == "threads" && $2 == 2 { print $3 }')
 	[ "$c" = 0 ] || bad="$bad $name:${c:-none}"
 done <<EOF_TOPOS
 $topos

@@ -39,9 +39,9 @@ static void json(FILE *f, void *t)
 }
 
 static const struct col cols[] = {
-	{ "name", COL_STR },
-	{ "n", COL_INT },
-	{ "ns_per_call", COL_NUM },
+	COL_KEY("name", COL_STR, "", 0, "a name"),
+	COL_COUNT("n", COL_INT, 0, "a count"),
+	COL_MEASURE("ns_per_call", COL_NUM, "ns", LOWER, MEAN, 0, "a mean"),
 };
 
 int main(void)
@@ -50,7 +50,7 @@ int main(void)
 	char *s;
 	int r;
 
-	plan(8);
+	plan(9);
 	table_init(&t, cols, 3);
 	r = table_add_row(&t);
 	table_set_str(&t, r, "name", "a,b \"c\"");
@@ -60,6 +60,11 @@ int main(void)
 	table_set_str(&t, r, "name", "skipped one");
 	table_set_num(&t, r, "ns_per_call", INFINITY);
 
+	table_set_num(&t, r, "n", 1.0 / 3.0);
+	ok(table_get_num(&t, 0, "ns_per_call") == 1234.5 && table_get_num(&t, 1, "n") == 1.0 / 3.0 &&
+	   isnan(table_get_num(&t, 1, "ns_per_call")) && isnan(table_get_num(&t, 0, "name")),
+	   "numbers read back as set, not as printed; text and empty cells are NaN");
+	table_set_str(&t, r, "n", NULL);
 	s = render(csv, &t);
 	ok(!strcmp(s, "name,n,ns_per_call\n\"a,b \"\"c\"\"\",7,1234.5\nskipped one,,\n"),
 	   "CSV: one header, quoted cell, empty cells for missing values");
