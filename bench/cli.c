@@ -75,7 +75,7 @@ void usage_exp(FILE *f, const struct exp_spec *spec)
 	for (size_t i = 0; i < NCOMMON; i++) {
 		char left[64];
 
-		if (!(common[i].flag & spec->common))
+		if (common[i].flag != CO_ALL && !(common[i].flag & spec->common))
 			continue;
 		snprintf(left, sizeof(left), "--%s%s%s", common[i].opt.name,
 			 common[i].arg ? " " : "", common[i].arg ? common[i].arg : "");
@@ -234,7 +234,7 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 	free(table);
 	table = xcalloc(NCOMMON + nextra + 1, sizeof(*table));
 	for (size_t i = 0; i < NCOMMON; i++)
-		if (common[i].flag & spec->common)
+		if (common[i].flag == CO_ALL || (common[i].flag & spec->common))
 			table[next++] = common[i].opt;
 	for (size_t i = 0; i < nextra; i++)
 		table[next++] = (struct option){

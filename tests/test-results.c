@@ -24,8 +24,8 @@
 #define NFACTS 150
 
 static const struct col cols[] = {
-	{ "name", COL_STR },
-	{ "n", COL_INT },
+	COL_KEY("name", COL_STR, "", 0, "a name"),
+	COL_INFO("n", COL_INT, "", 0, "a count"),
 };
 
 static char *slurp(const char *path)
