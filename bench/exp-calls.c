@@ -18,7 +18,6 @@
 
 #include "experiment.h"
 #include "results.h"
-#include "schema.h"
 #include "util.h"
 
 static const struct col calls_cols[] = {
@@ -143,7 +142,7 @@ static void overhead_check(struct results *res, const struct opts *o,
 			h_ns / reps, b_ns / reps, h_ns / b_ns);
 }
 
-int exp_calls_main(int argc, char **argv)
+static int exp_calls_main(int argc, char **argv)
 {
 	struct opts o;
 	struct table t;
@@ -212,6 +211,7 @@ static void calls_options(FILE *f, const struct preset *p, const struct plan_hos
 }
 
 const struct experiment exp_calls = {
+	.tables = (const struct table_schema *const[]){ &calls_table, NULL },
 	.name = "calls",
 	.summary = "barrier calls/s vs thread count, per mechanism",
 	.main = exp_calls_main,

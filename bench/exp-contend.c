@@ -25,7 +25,6 @@
 #include "pinned.h"
 #include "points.h"
 #include "results.h"
-#include "schema.h"
 #include "util.h"
 
 #define MAX_CALLERS 1024
@@ -447,7 +446,7 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 	return ok ? 0 : -1;
 }
 
-int exp_contend_main(int argc, char **argv)
+static int exp_contend_main(int argc, char **argv)
 {
 	struct contend_args a = { .spinners = -1, .rep = REPEATS_INIT };
 	int mode_arg = MODE_THREADS;
@@ -605,6 +604,7 @@ static void contend_options(FILE *f, const struct preset *p, const struct plan_h
 }
 
 const struct experiment exp_contend = {
+	.tables = (const struct table_schema *const[]){ &contend_table, NULL },
 	.name = "contend",
 	.summary = "C concurrent callers: aggregate and per-caller barriers/s",
 	.main = exp_contend_main,

@@ -20,7 +20,6 @@
 
 #include "experiment.h"
 #include "results.h"
-#include "schema.h"
 #include "util.h"
 
 static const struct col distance_cols[] = {
@@ -135,7 +134,7 @@ static void measure_level(const struct opts *o, struct repeats *rp, struct table
 	repeats_fill(rp, t, r, res, what, &s);
 }
 
-int exp_distance_main(int argc, char **argv)
+static int exp_distance_main(int argc, char **argv)
 {
 	struct opts o;
 	struct table t;
@@ -226,6 +225,7 @@ static void distance_options(FILE *f, const struct preset *p, const struct plan_
 }
 
 const struct experiment exp_distance = {
+	.tables = (const struct table_schema *const[]){ &distance_table, NULL },
 	.name = "distance",
 	.summary = "cost of one barrier by IPI distance: SMT sibling, core, L3, NUMA, package",
 	.main = exp_distance_main,

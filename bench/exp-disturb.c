@@ -25,7 +25,6 @@
 #include <unistd.h>
 
 #include "disturb.h"
-#include "schema.h"
 #include "util.h"
 #include "victim.h"
 
@@ -138,7 +137,7 @@ static int cpu_ok(void *arg, int cpu)
 }
 
 
-int exp_disturb_main(int argc, char **argv)
+static int exp_disturb_main(int argc, char **argv)
 {
 	struct dstate d = {
 		.rate = 1000,
@@ -366,6 +365,7 @@ static void disturb_options(FILE *f, const struct preset *p, const struct plan_h
 }
 
 const struct experiment exp_disturb = {
+	.tables = (const struct table_schema *const[]){ &disturb_table, NULL },
 	.name = "disturb",
 	.summary = "IPIs and latency a barrier storm causes on other CPUs",
 	.main = exp_disturb_main,

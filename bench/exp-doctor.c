@@ -33,7 +33,6 @@
 #include "paths.h"
 #include "register-child.h"
 #include "results.h"
-#include "schema.h"
 #include "util.h"
 
 #ifndef MEMBARRIER_CMD_GET_REGISTRATIONS
@@ -433,7 +432,7 @@ static void human(const struct table *t, int naffected)
 	       naffected ? " (exit status 1)" : "");
 }
 
-int exp_doctor_main(int argc, char **argv)
+static int exp_doctor_main(int argc, char **argv)
 {
 	static char fix[512];
 	struct exp_opt own[] = {
@@ -506,6 +505,7 @@ int exp_doctor_main(int argc, char **argv)
 }
 
 const struct experiment exp_doctor = {
+	.tables = (const struct table_schema *const[]){ &doctor_table, NULL },
 	.name = "doctor",
 	.summary = "what this kernel gets wrong or makes expensive, by measurement",
 	.main = exp_doctor_main,

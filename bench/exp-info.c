@@ -12,7 +12,6 @@
 #include "litmus.h"
 #include "rcu.h"
 #include "results.h"
-#include "schema.h"
 #include "util.h"
 
 /* The first four columns are what scripts read by position: keep them first. */
@@ -183,7 +182,7 @@ static void list_human(const struct table *t, enum list_what what)
 	}
 }
 
-int exp_list_main(int argc, char **argv)
+static int exp_list_main(int argc, char **argv)
 {
 	int what = LW_MECHANISMS, format = LF_HUMAN;
 	const struct exp_opt list_opts[] = {
@@ -253,7 +252,7 @@ const struct table_schema info_table = {
 	.cols = info_cols, .ncols = NCOLS(info_cols),
 };
 
-int exp_info_main(int argc, char **argv)
+static int exp_info_main(int argc, char **argv)
 {
 	struct exp_spec spec = {
 		.name = "info",
@@ -287,12 +286,14 @@ int exp_info_main(int argc, char **argv)
 }
 
 const struct experiment exp_info = {
+	.tables = (const struct table_schema *const[]){ &info_table, NULL },
 	.name = "info",
 	.summary = "host facts recorded with every result",
 	.main = exp_info_main,
 };
 
 const struct experiment exp_list = {
+	.tables = (const struct table_schema *const[]){ &list_table, NULL },
 	.name = "list",
 	.summary = "every mechanism, available here or why not",
 	.main = exp_list_main,

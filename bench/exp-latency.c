@@ -14,7 +14,6 @@
 
 #include "experiment.h"
 #include "results.h"
-#include "schema.h"
 #include "util.h"
 
 static const struct col lat_cols[] = {
@@ -202,7 +201,7 @@ static void derive_ratio(struct results *res, const struct table *t)
 	}
 }
 
-int exp_latency_main(int argc, char **argv)
+static int exp_latency_main(int argc, char **argv)
 {
 	struct exp_spec spec = {
 		.name = "latency",
@@ -264,6 +263,7 @@ static void latency_options(FILE *f, const struct preset *p, const struct plan_h
 }
 
 const struct experiment exp_latency = {
+	.tables = (const struct table_schema *const[]){ &latency_table, &latency_histogram_table, NULL },
 	.name = "latency",
 	.summary = "per-call latency distribution per mechanism",
 	.main = exp_latency_main,

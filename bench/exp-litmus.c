@@ -22,7 +22,6 @@
 #include "litmus.h"
 #include "results.h"
 #include "strbuf.h"
-#include "schema.h"
 #include "util.h"
 
 static const struct col litmus_cols[] = {
@@ -161,7 +160,7 @@ static int litmus_repeats(const struct litmus_pairing *p, const struct placement
 	return 0;
 }
 
-int exp_litmus_main(int argc, char **argv)
+static int exp_litmus_main(int argc, char **argv)
 {
 	const char *pairing_arg = NULL;
 	const struct exp_opt litmus_opts[] = {
@@ -296,6 +295,7 @@ static void litmus_options(FILE *f, const struct preset *p, const struct plan_ho
 }
 
 const struct experiment exp_litmus = {
+	.tables = (const struct table_schema *const[]){ &litmus_table, NULL },
 	.name = "litmus",
 	.summary = "store-buffering litmus: every barrier pairing orders memory",
 	.main = exp_litmus_main,

@@ -146,7 +146,7 @@ static void print_point(FILE *f, const struct plan *p, int i, int lines)
 	fputc('\n', f);
 }
 
-int exp_plan_main(int argc, char **argv)
+static int exp_plan_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "assume-available", no_argument, NULL, 'a' },

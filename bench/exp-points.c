@@ -96,7 +96,7 @@ static void print_list(hwloc_topology_t topo, const struct tpoint *p, int n,
 	}
 }
 
-int exp_points_main(int argc, char **argv)
+static int exp_points_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },

@@ -17,7 +17,6 @@
 #include "experiment.h"
 #include "rcu.h"
 #include "results.h"
-#include "schema.h"
 #include "util.h"
 
 static const struct col rcu_cols[] = {
@@ -161,7 +160,7 @@ static void derive(struct results *res, const struct table *t)
 	}
 }
 
-int exp_rcu_main(int argc, char **argv)
+static int exp_rcu_main(int argc, char **argv)
 {
 	struct rcu_args a = { 0 };
 	struct repeats rp = REPEATS_INIT;
@@ -340,6 +339,7 @@ static void rcu_options(FILE *f, const struct preset *p, const struct plan_host 
 }
 
 const struct experiment exp_rcu = {
+	.tables = (const struct table_schema *const[]){ &rcu_table, NULL },
 	.name = "rcu",
 	.summary = "userspace RCU reads/s and writes/s per scheme, with torture",
 	.main = exp_rcu_main,

@@ -24,7 +24,6 @@
 #include "paths.h"
 #include "register-child.h"
 #include "results.h"
-#include "schema.h"
 #include "util.h"
 
 
@@ -94,7 +93,7 @@ int register_fresh(const char *helper, const struct mechanism *m, int nother,
 	return 0;
 }
 
-int exp_register_main(int argc, char **argv)
+static int exp_register_main(int argc, char **argv)
 {
 	struct exp_spec spec = {
 		.name = "register",
@@ -248,6 +247,7 @@ static void register_options(FILE *f, const struct preset *p, const struct plan_
 }
 
 const struct experiment exp_register = {
+	.tables = (const struct table_schema *const[]){ &register_table, NULL },
 	.name = "register",
 	.summary = "cost of MEMBARRIER_CMD_REGISTER_* with threads running",
 	.main = exp_register_main,

@@ -9,22 +9,29 @@
 
 #include "experiment.h"
 
-const struct experiment *const experiments[] = {
-	&exp_calls,
-	&exp_latency,
-	&exp_distance,
-	&exp_disturb,
-	&exp_contend,
-	&exp_register,
-	&exp_rcu,
-	&exp_litmus,
-	/* not swept */
-	&exp_doctor,
-	&exp_info,
-	&exp_list,
-	&exp_plan,
-	&exp_points,
-	&exp_schema,
-};
+/* One row per subcommand: the `const struct experiment` its exp-*.c ends with. */
+#define EXPERIMENTS(X)							\
+	X(exp_calls)							\
+	X(exp_distance)							\
+	X(exp_latency)							\
+	X(exp_disturb)							\
+	X(exp_contend)							\
+	X(exp_register)							\
+	X(exp_rcu)							\
+	X(exp_litmus)							\
+	/* not swept */						\
+	X(exp_doctor)							\
+	X(exp_list)							\
+	X(exp_info)							\
+	X(exp_plan)							\
+	X(exp_points)							\
+	X(exp_schema)							\
+	/* end */
+
+#define DECLARE(e) extern const struct experiment e;
+EXPERIMENTS(DECLARE)
+
+#define ENTRY(e) &e,
+const struct experiment *const experiments[] = { EXPERIMENTS(ENTRY) };
 
 const size_t nr_experiments = sizeof(experiments) / sizeof(experiments[0]);

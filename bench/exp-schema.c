@@ -15,7 +15,6 @@
 
 #include "experiment.h"
 #include "strbuf.h"
-#include "schema.h"
 #include "util.h"
 
 /* Written by bench/vm (analysis/mbresults.py vm-aggregate) from the guests'
@@ -61,13 +60,29 @@ static const struct table_schema isolation_table = {
 	.cols = isolation_cols, .ncols = NCOLS(isolation_cols),
 };
 
-/* In the order report and compare go through a results folder. */
-static const struct table_schema *const tables[] = {
-	&calls_table, &distance_table, &latency_table, &latency_histogram_table,
-	&disturb_table, &contend_table, &register_table, &rcu_table, &litmus_table,
-	&vmscale_table, &isolation_table, &doctor_table, &list_table, &info_table,
-};
-#define NTABLES (sizeof(tables) / sizeof(tables[0]))
+/*
+ * Every table: those of each experiment (its `tables`), in the registry's
+ * order, which is the order report and compare go through a results folder,
+ * then the vm helper's.
+ */
+static const struct table_schema **tables;
+static size_t ntables;
+
+static void collect_tables(void)
+{
+	static const struct table_schema *const vm[] = { &vmscale_table, &isolation_table };
+	size_t cap = sizeof(vm) / sizeof(vm[0]);
+
+	for (size_t i = 0; i < nr_experiments; i++)
+		for (size_t k = 0; experiments[i]->tables && experiments[i]->tables[k]; k++)
+			cap++;
+	tables = xcalloc(cap, sizeof(*tables));
+	for (size_t i = 0; i < nr_experiments; i++)
+		for (size_t k = 0; experiments[i]->tables && experiments[i]->tables[k]; k++)
+			tables[ntables++] = experiments[i]->tables[k];
+	for (size_t i = 0; i < sizeof(vm) / sizeof(vm[0]); i++)
+		tables[ntables++] = vm[i];
+}
 
 static const char *const role_names[] = {
 	[ROLE_INFO] = "info", [ROLE_KEY] = "key", [ROLE_MEASURE] = "measure",
@@ -210,7 +225,7 @@ static void print_md(const struct table_schema *const *ts, size_t n)
 	}
 }
 
-int exp_schema_main(int argc, char **argv)
+static int exp_schema_main(int argc, char **argv)
 {
 	static const char *const formats[] = { "json", "md", NULL };
 	int format = 0;
@@ -226,18 +241,20 @@ int exp_schema_main(int argc, char **argv)
 		.synopsis = "Every result table's columns: role, type, unit, direction, CI pairs, meaning.",
 		.opts = own,
 	};
-	const struct table_schema *sel[NTABLES];
+	const struct table_schema **sel;
 	size_t n = 0;
 	struct opts o;
 
 	opts_parse(argc, argv, &spec, &o);
-	for (size_t i = 0; i < NTABLES; i++)
+	collect_tables();
+	sel = xcalloc(ntables, sizeof(*sel));
+	for (size_t i = 0; i < ntables; i++)
 		if (!only || !strcmp(only, tables[i]->name) || !strcmp(only, tables[i]->experiment))
 			sel[n++] = tables[i];
 	if (!n) {
 		struct strbuf names = STRBUF_INIT;
 
-		for (size_t i = 0; i < NTABLES; i++)
+		for (size_t i = 0; i < ntables; i++)
 			strbuf_addf(&names, "%s%s", i ? ", " : "", tables[i]->name);
 		die("unknown --experiment '%s' (valid: %s)", only, strbuf_str(&names));
 	}

@@ -17,6 +17,8 @@ struct experiment {
 	const char *name;
 	const char *summary;
 	int (*main)(int argc, char **argv);
+	/* The tables it writes (NULL-terminated; NULL: none), for `mbbench schema`. */
+	const struct table_schema *const *tables;
 	/* The sweep's part; cost NULL: the sweep does not run it. */
 	struct preset quick, full;
 	double floor;		/* the least duration fitting scales to */
@@ -39,27 +41,10 @@ struct experiment {
 /* Every subcommand (exp-registry.c): the swept ones in the sweep's order. */
 extern const struct experiment *const experiments[];
 extern const size_t nr_experiments;
-extern const struct experiment exp_calls, exp_latency, exp_distance, exp_disturb,
-	exp_contend, exp_register, exp_rcu, exp_litmus, exp_doctor, exp_info,
-	exp_list, exp_plan, exp_points, exp_schema;
 
-int exp_list_main(int argc, char **argv);
-int exp_info_main(int argc, char **argv);
-int exp_calls_main(int argc, char **argv);
-int exp_latency_main(int argc, char **argv);
-int exp_contend_main(int argc, char **argv);
-int exp_register_main(int argc, char **argv);
-int exp_disturb_main(int argc, char **argv);
-int exp_litmus_main(int argc, char **argv);
-int exp_rcu_main(int argc, char **argv);
-int exp_points_main(int argc, char **argv);
-int exp_distance_main(int argc, char **argv);
-int exp_doctor_main(int argc, char **argv);
-int exp_plan_main(int argc, char **argv);
 /* exp-points.c: disturb's rounds with every role, distance's levels. */
 int points_disturb_rounds(hwloc_topology_t topo);
 int points_distance_levels(hwloc_topology_t topo);
-int exp_schema_main(int argc, char **argv);
 
 /* The columns table_set_topology fills, for an experiment's column table. */
 #define TOPOLOGY_COLS								\
