@@ -208,6 +208,19 @@ static void parse_threads(struct opts *o, const char *arg, int min)
 			  arg, min, max);
 }
 
+void getopt_bad(const char *cmd, int c, char **argv)
+{
+	if (c == ':')
+		die("%s needs a value", argv[optind - 1]);
+	die("unknown option '%s' for %s (see mbbench %s --help)", argv[optind - 1], cmd, cmd);
+}
+
+void getopt_no_args(const char *cmd, int argc, char **argv)
+{
+	if (optind < argc)
+		die("unexpected argument '%s' (see mbbench %s --help)", argv[optind], cmd);
+}
+
 void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts *o)
 {
 	/* Static so it stays reachable when die() exits mid-parse. */
@@ -321,10 +334,9 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 			if (optopt)
 				die("%s: option needs a value or is not known here (see mbbench %s --help)",
 					  argv[optind - 1], spec->name);
-			die("unknown option '%s' for %s (see mbbench %s --help)",
-				  argv[optind - 1], spec->name, spec->name);
+			getopt_bad(spec->name, c, argv);
 		case ':':
-			die("%s needs a value", argv[optind - 1]);
+			getopt_bad(spec->name, c, argv);
 		default: {
 			const struct exp_opt *e;
 
@@ -339,9 +351,7 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 	}
 	free(table);
 	table = NULL;
-	if (optind < argc)
-		die("unexpected argument '%s' (see mbbench %s --help)",
-			  argv[optind], spec->name);
+	getopt_no_args(spec->name, argc, argv);
 	if (have_dur && have_it)
 		die("give either --duration or --iterations, not both");
 	if (have_it)

@@ -130,6 +130,13 @@ struct exp_spec {
 #define CO_FORCE (CO_JSON | CO_OUTPUT)
 
 void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts *o);
+/*
+ * The errors of a getopt_long loop of subcommand cmd (also one written by
+ * hand): getopt_bad for the ':' (a missing value) and '?' cases,
+ * getopt_no_args after the loop (an argument left over). One line, exit 2.
+ */
+__attribute__((noreturn)) void getopt_bad(const char *cmd, int c, char **argv);
+void getopt_no_args(const char *cmd, int argc, char **argv);
 void usage_exp(FILE *f, const struct exp_spec *spec);
 /* Restrict memory to o->membind when given (libnuma). */
 void opts_apply_membind(const struct opts *o);

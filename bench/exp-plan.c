@@ -223,15 +223,11 @@ static int exp_plan_main(int argc, char **argv)
 				die("unknown --format '%s' (use human or lines)", optarg);
 			lines = !strcmp(optarg, "lines");
 			break;
-		case ':':
-			die("%s needs a value", argv[optind - 1]);
 		default:
-			die("unknown option '%s' for plan (see mbbench plan --help)",
-				  argv[optind - 1]);
+			getopt_bad("plan", c, argv);
 		}
 	}
-	if (optind < argc)
-		die("unexpected argument '%s' (see mbbench plan --help)", argv[optind]);
+	getopt_no_args("plan", argc, argv);
 	if (only_arg)
 		only = parse_only(only_arg, &nonly);
 	if (!preset)

@@ -135,15 +135,11 @@ static int exp_points_main(int argc, char **argv)
 		case 'p':
 			policy = optarg;
 			break;
-		case ':':
-			die("%s needs a value", argv[optind - 1]);
 		default:
-			die("unknown option '%s' for points (see mbbench points --help)",
-				  argv[optind - 1]);
+			getopt_bad("points", c, argv);
 		}
 	}
-	if (optind < argc)
-		die("unexpected argument '%s' (see mbbench points --help)", argv[optind]);
+	getopt_no_args("points", argc, argv);
 	if (xml && list)
 		die("--format xml prints the topology only: drop --list");
 	rc = xml ? topo_load_whole(&topo, err, sizeof(err)) : topo_load(&topo, err, sizeof(err));
