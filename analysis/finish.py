@@ -106,7 +106,7 @@ def read_sweep(d):
     return s, None
 
 
-def assembled(s, interrupted):
+def try_assemble(s, interrupted):
     """run.json and the CSVs; the reason they could not be written, or None."""
     try:
         assemble(folder, s["preset"], int(s["planned"]), interrupted, int(s["seed"]),
@@ -124,7 +124,7 @@ def stopped_finishing(s):
     its run.json says interrupted."""
     for sig in SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
-    err = assembled(s, True)
+    err = try_assemble(s, True)
     if err:
         fail(f"run.json could not be written: {err}")
     say(f"{PROG}: interrupted while finishing; the folder stays {folder} "
@@ -162,7 +162,7 @@ def finish(s, final, mbbench):
                 os.unlink(old)
     except OSError:
         fail("cannot remove the earlier figures and report.md")
-    err = assembled(s, s["stop"] != "0")
+    err = try_assemble(s, s["stop"] != "0")
     if err:
         fail(f"run.json and the CSVs could not be written: {err}")
     if fstop:
