@@ -555,11 +555,11 @@ def write_atomic(path, text):
 
 
 # ---------------------------------------------------------------------------
-# Assembling a results folder (the sweep's last step): the one place that
-# writes run.json and the per-experiment CSVs, so the shell loop never
-# prints JSON by hand.
+# Assembling a results folder (the sweep's last step, called by
+# analysis/finish.py): the one place that writes run.json and the
+# per-experiment CSVs, so the shell loop never prints JSON by hand.
 #
-#   mbresults.py assemble DIR --preset P --planned N [--interrupted]
+#   assemble(DIR, preset, planned, interrupted, seed, timing, aslr)
 #
 # reads DIR/raw/points.txt, one line per point tried, in order:
 #   EXPERIMENT NAME STATE [REASON...]
@@ -568,8 +568,8 @@ def write_atomic(path, text):
 # run it, e.g. one usable CPU: REASON says why). A measured point's
 # files are DIR/raw/EXPERIMENT-NAME/*.csv and EXPERIMENT.json; DIR/raw/info.json
 # holds the host facts. Writes DIR/<table>.csv and DIR/run.json, each under
-# a temporary name first; on an error prints one line and exits 1, leaving
-# no temporary file.
+# a temporary name first; on an error raises AssembleError (one line),
+# leaving no temporary file.
 
 class AssembleError(Exception):
     """The folder could not be written or read: one line, exit 1."""
@@ -931,29 +931,10 @@ def _main(argv):
     import argparse
     ap = argparse.ArgumentParser(prog="mbresults.py")
     sub = ap.add_subparsers(dest="cmd", required=True)
-    a = sub.add_parser("assemble", help="write run.json and the CSVs of a sweep's folder")
-    a.add_argument("folder")
-    a.add_argument("--preset", required=True)
-    a.add_argument("--planned", type=int, required=True)
-    a.add_argument("--interrupted", action="store_true")
-    a.add_argument("--seed", type=int)
-    a.add_argument("--aslr")
-    a.add_argument("--budget", type=float)
-    a.add_argument("--predicted", type=float)
-    a.add_argument("--measured", type=float)
     t = sub.add_parser("title", help="print the figures' title for a results folder")
     t.add_argument("folder")
     args = ap.parse_args(argv)
-    if args.cmd == "title":
-        print(title(args.folder))
-        return 0
-    try:
-        assemble(args.folder, args.preset, args.planned, args.interrupted, args.seed,
-                 {"budget": args.budget, "predicted": args.predicted, "measured": args.measured},
-                 args.aslr)
-    except AssembleError as e:
-        print(f"sweep: {e}", file=sys.stderr)
-        return 1
+    print(title(args.folder))
     return 0
 
 
