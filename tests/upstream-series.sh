@@ -33,7 +33,7 @@ FIXES=$(cd "${top_srcdir:-.}/kernel-patch/fixes" && pwd)
 SRC=${MBB_LINUX_SOURCE_DIR:-/usr/src}
 COVER=$UP/0000-cover-letter.patch
 P1=$UP/0001-sched-membarrier-Update-rq-membarrier_state.patch
-P2=$UP/0002-selftests-membarrier-Test-GLOBAL_EXPEDITED-lazy-mm.patch
+P2=$UP/0002-selftests-membarrier-Test-lazy-mm.patch
 SELFTEST=tools/testing/selftests/membarrier/membarrier_test_global_expedited_lazy.c
 VERSIONS="6.1 6.12"
 
