@@ -341,7 +341,7 @@ static void hostfacts_collect(struct hostinfo *h)
 	tlb_counter(h);
 	ipi_serialization(h);
 	hostinfo_add(h, "suite_version", PACKAGE_VERSION, "configure.ac");
-	hostinfo_add(h, "suite_commit", MBB_GIT_COMMIT, "git describe at build time");
+	hostinfo_add(h, "suite_commit", MBB_GIT_COMMIT, "git describe when ./configure ran (a later commit or edit built on it is not seen)");
 #ifdef __clang__
 	snprintf(buf, sizeof(buf), "clang %s", __clang_version__);
 #else
