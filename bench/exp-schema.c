@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "experiment.h"
@@ -262,6 +263,7 @@ static int exp_schema_main(int argc, char **argv)
 		print_json(sel, n);
 	else
 		print_md(sel, n);
+	free(sel);
 	opts_free(&o);
 	return 0;
 }
