@@ -388,13 +388,15 @@ static const struct probe probes[] = {
 
 static char selected[NPROBES];
 
-/* --probe: a comma-separated list of probe names. */
+/* --probe: a comma-separated list of probe names, or "all". */
 static int parse_probes(const char *arg, void *dest)
 {
 	const char *p = arg;
 
 	(void)dest;
 	memset(selected, 0, sizeof(selected));
+	if (!strcmp(arg, "all"))
+		return 0;
 	for (;;) {
 		size_t n = strcspn(p, ","), i;
 
@@ -436,14 +438,14 @@ static int exp_doctor_main(int argc, char **argv)
 {
 	static char fix[512];
 	struct exp_opt own[] = {
-		OPT_CALLBACK("probe", "LIST", "run only these probes (comma-separated; default: all)",
+		OPT_CALLBACK("probe", "LIST", "run only these probes (comma-separated, or all; default: all)",
 			     NULL, parse_probes, fix),
 		OPT_END(),
 	};
 	struct exp_spec spec = {
 		.name = "doctor",
 		.synopsis = "What this kernel gets wrong or makes expensive about process-wide barriers, by measurement.",
-		.common = CO_FORMAT | CO_JSON,
+		.common = CO_FORMAT | CO_JSON | CO_OUTPUT,
 		.opts = own,
 		.extra_help = "  probes: lazy-mm, expedited-serialization, register-cost, global, sync-core,\n"
 			      "  rseq, guest-ipi. Exit status: 0 none affected, 1 some probe affected,\n"
@@ -504,9 +506,31 @@ static int exp_doctor_main(int argc, char **argv)
 	return naffected ? 1 : 0;
 }
 
+/* The sweep runs every probe first: a few seconds, most of it lazy-mm's
+ * attempts (up to 4 per case when the host is busy). */
+static double doctor_cost(const struct preset *p, const struct plan_host *h,
+			  const struct mechanism *m)
+{
+	(void)p;
+	(void)h;
+	(void)m;
+	return 8;
+}
+
+static void doctor_options(FILE *f, const struct preset *p, const struct plan_host *h)
+{
+	(void)f;
+	(void)p;
+	(void)h;
+}
+
 const struct experiment exp_doctor = {
 	.tables = (const struct table_schema *const[]){ &doctor_table, NULL },
 	.name = "doctor",
 	.summary = "what this kernel gets wrong or makes expensive, by measurement",
 	.main = exp_doctor_main,
+	.all_opt = "--probe",
+	.first = 1,
+	.cost = doctor_cost,
+	.options = doctor_options,
 };

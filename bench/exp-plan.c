@@ -37,7 +37,8 @@ static void usage(FILE *f)
 		"  --mechanism LIST   only these mechanisms (then no rcu or litmus point)\n"
 		"  --assume-available plan as if every mechanism were available\n"
 		"  --format F         human (default), or lines: one point a line,\n"
-		"                     \"point EXP NAME SECONDS CPUS ARGV...\", for the sweep\n");
+		"                     \"point EXP NAME SECONDS CPUS ARGV...\", for the sweep\n"
+		"                     (\"first ...\": a point run before the shuffled ones)\n");
 }
 
 static signed char avail_cache[64];
@@ -98,7 +99,7 @@ static void add_points(struct plan *p, int k, const struct mechanism **only, int
 	const struct experiment *e = p->exps[k];
 
 	if (e->all_opt) {
-		if (!only)
+		if (!only || e->first)
 			add_point(p, k, NULL);
 		return;
 	}
@@ -138,7 +139,8 @@ static void print_point(FILE *f, const struct plan *p, int i, int lines)
 	const char *sel = pt->e->all_opt ? pt->e->all_opt : "--mechanism";
 
 	if (lines)
-		fprintf(f, "point %s %s %.1f %d %s %s %s", pt->e->name, name, pt->s,
+		fprintf(f, "%s %s %s %.1f %d %s %s %s", pt->e->first ? "first" : "point",
+			pt->e->name, name, pt->s,
 			pt->e->cpus > 1 ? pt->e->cpus : 1, pt->e->name, sel, name);
 	else
 		fprintf(f, "%s %s %.1f %s %s", pt->e->name, name, pt->s, sel, name);

@@ -11,6 +11,7 @@
 
 /* One row per subcommand: the `const struct experiment` its exp-*.c ends with. */
 #define EXPERIMENTS(X)							\
+	X(exp_doctor)							\
 	X(exp_calls)							\
 	X(exp_distance)							\
 	X(exp_latency)							\
@@ -20,7 +21,6 @@
 	X(exp_rcu)							\
 	X(exp_litmus)							\
 	/* not swept */						\
-	X(exp_doctor)							\
 	X(exp_list)							\
 	X(exp_info)							\
 	X(exp_plan)							\

@@ -29,6 +29,7 @@ struct experiment {
 	 * (NULL: one point per mechanism, with --mechanism) */
 	const char *all_opt;
 	int cpus;		/* the usable CPUs a point needs */
+	int first;		/* runs before the shuffled points, with any --mechanism */
 	double skipped_s;	/* a point whose mechanism is absent; 0: PLAN_SKIPPED_S */
 	/* Predicted seconds of one point (m NULL: the "all" point). */
 	double (*cost)(const struct preset *p, const struct plan_host *h,

@@ -125,7 +125,7 @@ if can_drop; then
 	as_nobody "$MBBENCH" sweep --quick --mechanism null --output "$TMP/nrs/run" \
 		>"$TMP/nrs.out" 2>"$TMP/nrs.err"
 	rc=$?
-	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["points_done"] == 2' "$TMP/nrs/run/run.json" 2>/dev/null
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["points_done"] == 3' "$TMP/nrs/run/run.json" 2>/dev/null
 	r=$?
 	[ "$rc" -eq 0 ] && [ "$r" -eq 0 ]
 	ok $? "a sweep as nobody: exit $rc, a whole folder ($(tail -n 1 "$TMP/nrs.out"))"

@@ -32,11 +32,12 @@ ok $? "the folder is the --output given, under its final name ($run)"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["format_version"] == 1 and d["interrupted"] is False
-# calls and latency for each of the three; distance, disturb, contend and
-# register for private-expedited
-assert d["points_done"] == d["points_planned"] == 10, d["points_done"]
+# doctor first; calls and latency for each of the three; distance,
+# disturb, contend and register for private-expedited
+assert d["points_done"] == d["points_planned"] == 11, d["points_done"]
 assert d["info"]["host"]["kernel"]
-assert {p["experiment"] for p in d["points"]} == {"calls", "distance", "latency", "disturb", "contend", "register"}
+assert {p["experiment"] for p in d["points"]} == {"doctor", "calls", "distance", "latency", "disturb", "contend", "register"}
+assert d["run_order"][0] == "doctor:all", d["run_order"]
 PY
 ok $? "run.json: versioned, complete, host facts and every point's envelope"
 
@@ -162,7 +163,7 @@ $RUNALL --assemble "$TMP/mo.incomplete" >"$TMP/as.out" 2>"$TMP/as.err" &&
 	"$PY" - "$TMP/mo/run.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["points_done"] == d["points_planned"] == 2, d["points_done"]
+assert d["points_done"] == d["points_planned"] == 3, d["points_done"]
 assert d["budget_s"] == 300 and d["predicted_s"] > 0 and d["measured_s"] >= 0, d
 PY
 ok $? "--assemble: the folder gets run.json, CSVs, report (with planned and taken time) and its final name"
