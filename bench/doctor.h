@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include <hwloc.h>
+
 #include "hostinfo.h"
 
 enum { RES_OK, RES_AFFECTED, RES_CANNOT_TELL, RES_INFO };
@@ -32,6 +34,17 @@ void doctor_sleep_ms(long ms);
 int doctor_pin_to(int cpu);
 /* Idle and iowait time of each CPU from /proc/stat, in USER_HZ ticks. */
 int doctor_idle_ticks(uint64_t *out, int ncpus);
+
+/*
+ * mbbench list --doctor: runs the probes that concern membarrier commands
+ * and calls mark() for each that found this host affected, with the
+ * commands it concerns (exp-doctor.c).
+ */
+void doctor_affected(hwloc_topology_t topo,
+		     void (*mark)(const char *probe, int cmds, void *arg), void *arg);
+
+/* The membarrier commands a probe's `affected` concerns; -1: no such probe. */
+int doctor_probe_cmds(const char *name);
 
 /* lazy-mm GLOBAL_EXPEDITED (doctor-lazy.c). */
 void probe_lazy(struct finding *f, struct hostinfo *h);

@@ -68,6 +68,7 @@ struct probe {
 	const char *name;
 	const char *question;
 	void (*run)(struct finding *f, struct hostinfo *h);
+	int cmds;	/* the membarrier commands an `affected` concerns (mbbench list --doctor) */
 };
 
 
@@ -376,13 +377,16 @@ static void probe_guest(struct finding *f, struct hostinfo *h)
 }
 
 static const struct probe probes[] = {
-	{ "lazy-mm", "Does MEMBARRIER_CMD_GLOBAL_EXPEDITED reach a thread on a CPU that held the process's mm lazily when it registered?", probe_lazy },
-	{ "expedited-serialization", "Do expedited barriers of two processes wait for each other (one mutex for the system)?", probe_serialization },
-	{ "register-cost", "What does REGISTER_PRIVATE_EXPEDITED cost before and after a second thread exists?", probe_register },
-	{ "global", "Is MEMBARRIER_CMD_GLOBAL available here, a normal or an expedited grace period, and at what cost?", probe_global },
-	{ "sync-core", "Is MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE available?", probe_sync_core },
-	{ "rseq", "Is MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ available?", probe_rseq },
-	{ "guest-ipi", "How are IPIs delivered here (guest, PV send-IPI, posted interrupts, haltpoll)?", probe_guest },
+	{ "lazy-mm", "Does MEMBARRIER_CMD_GLOBAL_EXPEDITED reach a thread on a CPU that held the process's mm lazily when it registered?", probe_lazy,
+	  MEMBARRIER_CMD_GLOBAL_EXPEDITED },
+	{ "expedited-serialization", "Do expedited barriers of two processes wait for each other (one mutex for the system)?", probe_serialization,
+	  MEMBARRIER_CMD_GLOBAL_EXPEDITED | MEMBARRIER_CMD_PRIVATE_EXPEDITED |
+	  MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE | MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ },
+	{ "register-cost", "What does REGISTER_PRIVATE_EXPEDITED cost before and after a second thread exists?", probe_register, 0 },
+	{ "global", "Is MEMBARRIER_CMD_GLOBAL available here, a normal or an expedited grace period, and at what cost?", probe_global, 0 },
+	{ "sync-core", "Is MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE available?", probe_sync_core, 0 },
+	{ "rseq", "Is MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ available?", probe_rseq, 0 },
+	{ "guest-ipi", "How are IPIs delivered here (guest, PV send-IPI, posted interrupts, haltpoll)?", probe_guest, 0 },
 };
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))
 
@@ -410,6 +414,35 @@ static int parse_probes(const char *arg, void *dest)
 			return 0;
 		p += n + 1;
 	}
+}
+
+int doctor_probe_cmds(const char *name)
+{
+	for (size_t i = 0; i < NPROBES; i++)
+		if (!strcmp(probes[i].name, name))
+			return probes[i].cmds;
+	return -1;
+}
+
+void doctor_affected(hwloc_topology_t topo,
+		     void (*mark)(const char *probe, int cmds, void *arg), void *arg)
+{
+	struct hostinfo h;
+
+	hostinfo_collect(&h, topo);
+	for (size_t i = 0; i < NPROBES; i++) {
+		struct finding f;
+
+		if (!probes[i].cmds)
+			continue;
+		progress("doctor", (int)i + 1, (int)NPROBES, probes[i].name);
+		memset(&f, 0, sizeof(f));
+		f.measure = NAN;
+		probes[i].run(&f, &h);
+		if (f.result == RES_AFFECTED)
+			mark(probes[i].name, probes[i].cmds, arg);
+	}
+	hostinfo_free(&h);
 }
 
 static void human(const struct table *t, int naffected)

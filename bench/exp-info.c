@@ -5,9 +5,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "doctor.h"
 #include "experiment.h"
 #include "litmus.h"
 #include "rcu.h"
@@ -23,6 +26,8 @@ static const struct col list_cols[] = {
 	COL_INFO("summary", COL_STR, "", 0, "what it does"),
 	COL_INFO("membarrier_cmd", COL_STR, "", 0,
 		 "the membarrier command one barrier issues (MEMBARRIER_CMD_...); empty for none"),
+	COL_INFO("doctor", COL_STR, "", 0,
+		 "with `--doctor`: the `mbbench doctor` probes that found this mechanism's command affected on this host (e.g. `lazy-mm`); empty otherwise"),
 	/* One per flag (enum mech_cap): mech_cap_name with '_' for '-'. */
 	COL_INFO("process_wide", COL_INT, "", 0, "1: orders the memory of every thread of the process (a heavy barrier)"),
 	COL_INFO("ipi", COL_INT, "", 0, "1: interrupts other CPUs to do it (IPIs, a TLB shootdown, a signal)"),
@@ -37,7 +42,7 @@ const struct table_schema list_table = {
 	.rows = "One row per mechanism (`mbbench list --format csv`).",
 	.cols = list_cols, .ncols = NCOLS(list_cols),
 };
-_Static_assert(sizeof(list_cols) / sizeof(list_cols[0]) == 5 + MC_COUNT,
+_Static_assert(sizeof(list_cols) / sizeof(list_cols[0]) == 6 + MC_COUNT,
 	       "list has one column per mechanism flag");
 
 static const struct col rcu_scheme_cols[] = {
@@ -90,6 +95,122 @@ static const char *cap_col(unsigned cap)
 	return buf;
 }
 
+static int list_doctor;
+static hwloc_topology_t list_topo;
+
+/* doctor_affected's mark: the probe's name on each mechanism it concerns. */
+static void mark_doctor(const char *probe, int cmds, void *arg)
+{
+	struct table *t = arg;
+
+	for (size_t i = 0; i < nr_mechanisms; i++) {
+		const char *old = table_get(t, (int)i, "doctor");
+		char v[128];
+
+		if (!(mechanisms[i]->membarrier_cmd & cmds))
+			continue;
+		snprintf(v, sizeof(v), "%s%s%s", old ? old : "", old ? "," : "", probe);
+		table_set_str(t, (int)i, "doctor", v);
+	}
+}
+
+/*
+ * One CSV field from *p (RFC 4180: quoted fields may hold commas, newlines
+ * and doubled quotes) into out; *p moves past it and its separator. 1 when
+ * the field ended its line, 0 when more follow, -1 at the end of the text.
+ */
+static int csv_field(const char **p, char *out, size_t size)
+{
+	const char *s = *p;
+	size_t n = 0;
+	int quoted = *s == '"';
+
+	if (!*s)
+		return -1;
+	s += quoted;
+	for (; *s; s++) {
+		if (quoted && *s == '"') {
+			if (s[1] != '"') {
+				quoted = 0;
+				continue;
+			}
+			s++;
+		} else if (!quoted && (*s == ',' || *s == '\n' || *s == '\r')) {
+			break;
+		}
+		if (n + 1 < size)
+			out[n++] = *s;
+	}
+	out[n] = '\0';
+	if (*s == '\r')
+		s++;
+	*p = *s ? s + 1 : s;
+	return *s == ',' ? 0 : 1;
+}
+
+/* A whole small text file (at most 1 MB), or NULL with errno set. */
+static char *read_small_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	size_t n;
+
+	if (!f)
+		return NULL;
+	buf = xmalloc((1 << 20) + 1);
+	n = fread(buf, 1, 1 << 20, f);
+	if (ferror(f) || !feof(f)) {
+		int e = ferror(f) ? EIO : EFBIG;
+
+		fclose(f);
+		free(buf);
+		errno = e;
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* --doctor-csv FILE: the probes a doctor.csv found affected, marked. */
+static void mark_from_csv(struct table *t, const char *path)
+{
+	char *text = read_small_file(path), field[1024];
+	const char *p = text;
+	int col = 0, pcol = -1, rcol = -1, line = 0, end;
+	char probe[64] = "";
+
+	if (!text)
+		die("--doctor-csv %s: cannot read it: %s (give a doctor.csv, e.g. a results folder's)",
+		    path, strerror(errno));
+	while ((end = csv_field(&p, field, sizeof(field))) >= 0) {
+		if (!line) {
+			if (!strcmp(field, "probe"))
+				pcol = col;
+			else if (!strcmp(field, "result"))
+				rcol = col;
+		} else if (col == pcol) {
+			snprintf(probe, sizeof(probe), "%.63s", field);
+		} else if (col == rcol && !strcmp(field, "affected")) {
+			int cmds = doctor_probe_cmds(probe);
+
+			if (cmds < 0)
+				die("--doctor-csv %s: unknown probe '%s' on line %d (a doctor.csv of another version?)",
+				    path, probe, line + 1);
+			if (cmds)
+				mark_doctor(probe, cmds, t);
+		}
+		if (!line && end && (pcol < 0 || rcol < 0 || pcol > rcol))
+			die("--doctor-csv %s: not a doctor.csv (no probe and result columns; give the doctor.csv of a results folder)",
+			    path);
+		col = end ? 0 : col + 1;
+		line += end;
+	}
+	free(text);
+}
+
+static const char *list_doctor_csv;
+
 static void list_mechanisms(struct table *t)
 {
 	for (size_t i = 0; i < nr_mechanisms; i++) {
@@ -110,6 +231,10 @@ static void list_mechanisms(struct table *t)
 		for (int b = 0; b < MC_COUNT; b++)
 			table_set_int(t, r, cap_col(1u << b), !!(m->caps & (1u << b)));
 	}
+	if (list_doctor_csv)
+		mark_from_csv(t, list_doctor_csv);
+	else if (list_doctor)
+		doctor_affected(list_topo, mark_doctor, t);
 }
 
 static void list_rcu_schemes(struct table *t)
@@ -154,8 +279,11 @@ static void list_human(const struct table *t, enum list_what what)
 	for (int r = 0; r < t->nrows; r++) {
 		const char *why = table_get(t, r, "reason");
 
-		printf("%-40s %s\n", table_get(t, r, t->cols[0].name),
-		       why ? "unavailable" : "available");
+		const char *doc = what == LW_MECHANISMS ? table_get(t, r, "doctor") : NULL;
+
+		printf("%-40s %s%s%s\n", table_get(t, r, t->cols[0].name),
+		       why ? "unavailable" : "available", doc && !why ? ", but see mbbench doctor: " : "",
+		       doc && !why ? doc : "");
 		if (what == LW_LITMUS_PAIRINGS)
 			printf("    A: %s; B: %s; r1 = r2 = 0 %s\n", table_get(t, r, "a_side"),
 			       table_get(t, r, "b_side"), table_get(t, r, "expect"));
@@ -191,6 +319,8 @@ static int exp_list_main(int argc, char **argv)
 			   "(use mechanisms, rcu-schemes or litmus-pairings)"),
 		OPT_CHOICE("format", "human|csv|json", "stdout format (default human)",
 			   &format, list_formats, "(use human, csv or json)"),
+		OPT_FLAG("doctor", "also run mbbench doctor's probes (a few seconds) and mark the mechanisms they found affected here", &list_doctor),
+		OPT_STRING("doctor-csv", "FILE", "mark them from a doctor.csv instead (a results folder's)", &list_doctor_csv),
 		OPT_END(),
 	};
 	struct exp_spec spec = {
@@ -219,6 +349,11 @@ static int exp_list_main(int argc, char **argv)
 	struct results res;
 
 	opts_parse(argc, argv, &spec, &o);
+	if (list_doctor && list_doctor_csv)
+		die("--doctor and --doctor-csv: choose one (run the probes, or read their results)");
+	if ((list_doctor || list_doctor_csv) && what != LW_MECHANISMS)
+		die("--doctor and --doctor-csv mark mechanisms: use them without --what (or with --what mechanisms)");
+	list_topo = o.topo;
 	o.format = format == LF_CSV ? FMT_CSV : FMT_HUMAN;
 	table_init(&t, lists[what].cols, lists[what].ncols);
 	results_begin(&res, &o, &t);

@@ -9,7 +9,7 @@
 # targeted rseq mechanism refuses when glibc does not register rseq.
 . "${top_srcdir:-.}/tests/lib.sh"
 need_python
-plan 9
+plan 11
 
 "$MBBENCH" list --format csv >"$TMP/list.csv" &&
 	"$MBBENCH" list --format json >"$TMP/list.json" &&
@@ -28,7 +28,7 @@ with open(f"{d}/list.csv", newline="") as f:
     rd = csv.DictReader(f)
     rows, head = list(rd), rd.fieldnames
 assert head[:4] == ["mechanism", "available", "reason", "summary"], head
-assert head[4:] == ["membarrier_cmd"] + FLAGS, head
+assert head[4:] == ["membarrier_cmd", "doctor"] + FLAGS, head
 names = [r["mechanism"] for r in rows]
 assert len(names) == len(set(names)), names
 valid = re.search(r"\(valid: (.*), all\)", open(f"{d}/names").read()).group(1).split(", ")
@@ -38,6 +38,7 @@ for r in rows:
     assert r["available"] in ("0", "1") and (r["available"] == "1") == (r["reason"] == ""), r
     assert r["summary"], r
     assert r["membarrier_cmd"] == "" or r["membarrier_cmd"].startswith("MEMBARRIER_CMD_"), r
+    assert r["doctor"] == "", r  # only with --doctor or --doctor-csv
     assert not (r["fence_like"] == "1" and r["process_wide"] == "1"), r
 by = {r["mechanism"]: r for r in rows}
 assert by["membarrier-private-expedited"]["membarrier_cmd"] == "MEMBARRIER_CMD_PRIVATE_EXPEDITED"
@@ -149,4 +150,40 @@ PY
 else
 	skip "membarrier-private-expedited-rseq-cpu is not available here: $rseq_cpu"
 fi
+# --doctor-csv: a doctor.csv's affected probes mark the mechanisms whose
+# command they concern (by command, not by name); bad files are exit 2.
+cat >"$TMP/doctor.csv" <<'EOF'
+probe,question,result,reason,measure,measure_unit,evidence,consequence,workaround,fix,reference
+lazy-mm,"Does it, with commas?",affected,"skipped CPU 0, lazily",0,IPIs/barrier,"a ""quoted"" word",c,w,f,r
+expedited-serialization,q,cannot tell,needs 4 CPUs,,,e,c,w,f,r
+register-cost,q,info,x,0.1,ms,e,c,w,f,r
+EOF
+"$MBBENCH" list --doctor-csv "$TMP/doctor.csv" --format csv >"$TMP/dl.csv" &&
+	"$MBBENCH" list --doctor-csv "$TMP/doctor.csv" >"$TMP/dl.txt" &&
+	"$PY" - "$TMP/dl.csv" "$TMP/dl.txt" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+marked = {r["mechanism"]: r["doctor"] for r in rows if r["doctor"]}
+want = {r["mechanism"]: "lazy-mm" for r in rows
+        if r["membarrier_cmd"] == "MEMBARRIER_CMD_GLOBAL_EXPEDITED"}
+assert want and marked == want, (marked, want)
+human = open(sys.argv[2]).read()
+for m in want:
+    if next(r for r in rows if r["mechanism"] == m)["available"] == "1":
+        line = human.split(m + " ", 1)[1].split("\n")[0]
+        assert line.strip() == "available, but see mbbench doctor: lazy-mm", line
+PY
+ok $? "--doctor-csv: lazy-mm affected marks the GLOBAL_EXPEDITED mechanisms only; cannot tell marks nothing"
+bad=
+printf 'mechanism,available\n' >"$TMP/notdoc.csv"
+printf 'probe,result\nno-such-probe,affected\n' >"$TMP/unknown.csv"
+for args in "--doctor-csv $TMP/none.csv" "--doctor-csv $TMP/notdoc.csv" "--doctor-csv $TMP/unknown.csv" \
+	"--doctor --doctor-csv $TMP/doctor.csv" "--doctor-csv $TMP/doctor.csv --what rcu-schemes"; do
+	# shellcheck disable=SC2086
+	"$MBBENCH" list $args >"$TMP/o" 2>"$TMP/e"
+	rc=$?
+	{ [ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/e")" -eq 1 ] && [ ! -s "$TMP/o" ]; } || bad="$bad [$args: rc $rc]"
+done
+[ -z "$bad" ]
+ok $? "list --doctor-csv with a missing, foreign or unknown-probe file, or with --doctor or --what: exit 2, one line (bad:${bad:- none})"
 done_testing
