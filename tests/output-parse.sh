@@ -25,6 +25,8 @@ for path in sys.argv[1:]:
         assert math.isfinite(v) and v > 0, r
         c = float(r["calls_per_s"])
         assert math.isfinite(c) and c > 0, r
+        # the same figure as a rate: the mean cost's, not the mean of rates
+        assert abs(c * v / 1e9 - 1) < 1e-3, (c, v)
         assert float(r["ns_per_call_ci95"]) >= 0 and int(r["repeats"]) == 2, r
 PY
 ok $? "stdout CSV and the folder's calls.csv parse, 4 rows, positive finite ns_per_call"
