@@ -205,7 +205,12 @@ void disturb_own_round(struct run_ctx *c, const struct mechanism *m,
 		for (int k = 0; k < rd->n; k++) {
 			uint64_t rt0 = sr[k].rt0, rt1 = slot_runtime(&team, sr[k].selfidx, sr[k].vpid);
 
-			pd[p].oncpu[k] = rt0 && rt1 ? (double)(rt1 - rt0) / 1e9 / pd[p].elapsed_s : NAN;
+			/*
+			 * A share: the runtime is read a moment after the phase's
+			 * clock stops, so a thread that never left its CPU reads
+			 * a little over 1 (1.010 was seen); it is at most 1.
+			 */
+			pd[p].oncpu[k] = rt0 && rt1 ? fmin(1.0, (double)(rt1 - rt0) / 1e9 / pd[p].elapsed_s) : NAN;
 		}
 		for (int i = 0; i < nself; i++)
 			pd[p].acks[i] = mech_signal_acks(i) - pd[p].acks[i];

@@ -63,7 +63,7 @@ static const struct col disturb_cols[] = {
 	COL_COUNT("idle_entries", COL_INT, 0, "cpuidle state usage counts summed; empty without cpuidle (e.g. most VMs)"),
 	COL_COUNT("signals", COL_INT, 0, "`signal` mechanism, self-* roles: signals the thread handled in the phase"),
 	COL_INFO("oncpu_fraction", COL_NUM, "", COL_REQ,
-		 "CPU time of the victim thread or process / `elapsed_s`: a self-spin CPU can only be IPI'd while our thread is current there"),
+		 "CPU time of the victim thread or process / `elapsed_s`, within [0, 1]: a self-spin CPU can only be IPI'd while our thread is current there"),
 	COL_COUNT("samples", COL_INT, 0,
 		  "foreign-rt: loop gaps recorded; foreign-sleep: wake-ups; caller (storm): barriers timed"),
 	COL_MEASURE("p50_ns", COL_NUM, "ns", LOWER, NONE, COL_REQ,

@@ -55,6 +55,8 @@ for r in rows:
     print("# %-13s cpu %s: %.3f IPIs/barrier (%s barriers, %s, on-CPU %s)" % (
         r["role"], r["cpu"], v, r["barriers"], r["ipi_source"], r["oncpu_fraction"] or "-"))
     assert int(r["barriers"]) >= 1000, r
+    # a share: never over 1, whatever the two clocks read
+    assert r["oncpu_fraction"] == "" or 0 <= float(r["oncpu_fraction"]) <= 1, r
     # All IPIs received, baseline subtracted: looser when the exact
     # attributed count is there too, since other IPIs on a busy host add noise.
     allv = float(r["ipis_per_barrier"])
