@@ -185,6 +185,15 @@ void repeats_fill(const struct repeats *rp, struct table *t, int row, struct res
 	table_set_num(t, row, "ns_per_call_stddev", s->stddev);
 	table_set_num(t, row, "ns_per_call_ci95", s->ci95);
 	table_set_num(t, row, "cv", s->cv);
+	if (rp->n) {
+		char *v = xmalloc((size_t)rp->n * 24 + 1);
+		size_t len = 0;
+
+		for (int i = 0; i < rp->n; i++)
+			len += (size_t)sprintf(v + len, "%s%.1f", i ? ";" : "", rp->ns[i]);
+		table_set_str(t, row, "ns_per_repeat", v);
+		free(v);
+	}
 	if (rp->ci_target)
 		table_set_ci_target(t, row, res, rp->ci_target, s, n, what);
 	if (s->cv > 0.10)

@@ -38,6 +38,8 @@ static const struct col distance_cols[] = {
 	COL_CI95("ns_per_call_ci95", "ns_per_call", "ns", COL_REQ,
 		 "half-width of the 95% confidence interval of `ns_per_call` (Student t)"),
 	COL_INFO("cv", COL_NUM, "", 0, "coefficient of variation of `ns_per_call`; above 0.10 a note is added"),
+	COL_INFO("ns_per_repeat", COL_STR, "ns", 0,
+		 "each repeat's ns per call in the order run, `;`-separated: the spread behind the CI (a mix of two levels shows here)"),
 	COL_INFO("ci_target_pct", COL_NUM, "%", 0,
 		 "with `--ci-target`: the target, 95% CI half-width as % of the mean; empty otherwise"),
 	COL_INFO("ci_achieved_pct", COL_NUM, "%", 0,
