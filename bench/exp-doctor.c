@@ -493,7 +493,7 @@ static int exp_doctor_main(int argc, char **argv)
 	snprintf(fix, sizeof(fix), "(valid:");
 	for (size_t i = 0; i < NPROBES; i++)
 		snprintf(fix + strlen(fix), sizeof(fix) - strlen(fix), "%s%s", i ? ", " : " ", probes[i].name);
-	snprintf(fix + strlen(fix), sizeof(fix) - strlen(fix), ")");
+	snprintf(fix + strlen(fix), sizeof(fix) - strlen(fix), "; or all)");
 	opts_parse(argc, argv, &spec, &o);
 	for (size_t i = 0; i < NPROBES; i++)
 		any |= selected[i];
