@@ -84,11 +84,15 @@ def read_sweep(d):
     except OSError:
         return s, "raw/sweep.txt"
     s["skipped"] = s.get("skipped") or "0"
+    # A folder measured before replicates: one run per point.
+    s.setdefault("replicates", "1")
+    s.setdefault("runs", s.get("planned", ""))
     s.setdefault("found", "")
-    counts = [s.get(k, "") for k in ("planned", "done", "failed", "skipped", "measured", "seed", "budget")]
+    counts = [s.get(k, "") for k in ("planned", "replicates", "runs", "done", "failed", "skipped", "measured",
+                                     "seed", "budget")]
     pred = s.get("predicted", "")
     if not all(c.isdigit() and c.isascii() for c in counts) \
-            or any(len(s[k]) > 6 for k in ("planned", "done", "failed", "skipped")) \
+            or any(len(s[k]) > 6 for k in ("planned", "replicates", "runs", "done", "failed", "skipped")) \
             or s.get("preset") not in ("quick", "full") or s.get("stop") not in ("0", "130", "143") \
             or not pred or pred.strip("0123456789.") or pred.count(".") > 1 \
             or s["found"].strip("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789: _.-"):
@@ -111,7 +115,7 @@ def try_assemble(s, interrupted):
     try:
         assemble(folder, s["preset"], int(s["planned"]), interrupted, int(s["seed"]),
                  {"budget": float(s["budget"]), "predicted": float(s["predicted"]),
-                  "measured": float(s["measured"])}, s.get("aslr") or None)
+                  "measured": float(s["measured"])}, s.get("aslr") or None, int(s["replicates"]))
     except AssembleError as e:
         return str(e)
     except (OSError, ValueError, RecursionError) as e:
@@ -213,7 +217,8 @@ def finish(s, final, mbbench):
         stopped_finishing(s)
     if os.path.lexists(final):
         fail(f"{final} exists already (another sweep finished there)")
-    msg = f"{s['done']}/{s['planned']} points"
+    msg = f"{s['done']}/{s['planned']} points" if s["replicates"] == "1" else \
+        f"{s['done']}/{s['runs']} runs of {s['planned']} points, each in {s['replicates']} processes"
     if s["skipped"] != "0":
         msg += f", {s['skipped']} skipped"
     line = f"# results: {final} ({msg}, {s['measured']} s measuring; {s['predicted']} s predicted)\n"
@@ -234,7 +239,7 @@ def finish(s, final, mbbench):
     if fstop:
         sys.exit(fstop)
     if s["failed"] != "0":
-        say(f"{PROG}: {s['failed']} of {s['planned']} points could not be measured "
+        say(f"{PROG}: {s['failed']} of {s['runs']} runs could not be measured "
             "(run.json lists them under points_failed)")
         sys.exit(1)
     sys.exit(0)

@@ -13,6 +13,7 @@ did not foresee.
 import csv
 import errno
 import glob
+import io
 import json
 import math
 import os
@@ -575,6 +576,85 @@ class AssembleError(Exception):
     """The folder could not be written or read: one line, exit 1."""
 
 
+# -- statistics (no dependencies) -------------------------------------------
+
+def _betacf(a, b, x):
+    """Continued fraction of the incomplete beta function (Lentz)."""
+    tiny, qab, qap, qam = 1e-300, a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        for aa in (m * (b - m) * x / ((qam + m2) * (a + m2)),
+                   -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
+            d = 1.0 + aa * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + aa / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-12:
+            break
+    return h
+
+
+def _ibeta(a, b, x):
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x)
+    if x < (a + 1) / (a + b + 2):
+        return math.exp(lbt) * _betacf(a, b, x) / a
+    return 1.0 - math.exp(lbt) * _betacf(b, a, 1 - x) / b
+
+
+def t_two_sided_p(t, df):
+    """P(|T| >= |t|) for Student's t with df degrees of freedom."""
+    if math.isnan(t) or df <= 0:
+        return math.nan
+    return _ibeta(df / 2.0, 0.5, df / (df + t * t))
+
+
+def t_quantile_975(df):
+    lo, hi = 0.0, 1000.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if t_two_sided_p(mid, df) > 0.05:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def _welch(ca, na, cb, nb):
+    """The standard error of a difference of two means, from their 95% CI
+    half-widths and sample counts, and its Welch degrees of freedom."""
+    sa, sb = ca / t_quantile_975(na - 1), cb / t_quantile_975(nb - 1)
+    va, vb = sa * sa, sb * sb       # variance of the mean
+    den = va * va / (na - 1) + vb * vb / (nb - 1)
+    df = (va + vb) * (va + vb) / den if den > 0 else na + nb - 2	# den underflows for tiny CIs
+    return math.sqrt(va + vb), df
+
+
+def welch_p(ma, ca, na, mb, cb, nb):
+    """Welch's t-test from means, 95% CI half-widths and sample counts."""
+    if not (na >= 2 and nb >= 2) or any(math.isnan(v) for v in (ma, ca, mb, cb)):
+        return math.nan
+    se, df = _welch(ca, na, cb, nb)
+    if se == 0:
+        return 0.0 if ma != mb else 1.0
+    return t_two_sided_p((mb - ma) / se, df)
+
+
+def welch_ci(ma, ca, na, mb, cb, nb):
+    """mb - ma and the half-width of its 95% CI (Welch); NaN without one."""
+    if not (na >= 2 and nb >= 2) or any(math.isnan(v) for v in (ma, ca, mb, cb)):
+        return mb - ma, math.nan
+    se, df = _welch(ca, na, cb, nb)
+    return mb - ma, t_quantile_975(max(1.0, df)) * se
+
+
 def _read_manifest(path):
     points = []
     try:
@@ -611,7 +691,125 @@ def _write_all(outputs):
         raise AssembleError(f"cannot write {e.filename or 'the folder'}: {e.strerror}")
 
 
-def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=None):
+def split_replicate(name):
+    """A sweep's run name, "MECH.N" for replicate N of a point: (MECH, N);
+    a name without a number (a point run once): (name, 0)."""
+    base, dot, n = name.rpartition(".")
+    if dot and base and n.isdigit():
+        return base, int(n)
+    return name, 0
+
+
+def _fmt_merged(v, integer=False):
+    if math.isnan(v):
+        return ""
+    return str(int(round(v))) if integer else f"{v:.7g}"
+
+
+def merge_replicates(table, reps):
+    """One table's rows of one point measured in several processes: reps is
+    a list of row lists, one per replicate. Rows are matched by the table's
+    key. A measure is the mean of the replicates'; its CI half-width comes
+    from their spread (Student t over the replicates), and the replicates'
+    own, within-process, half-widths are averaged into COLUMN_within; an
+    interval's ends are the mean -/+ that half-width; counts add up; text
+    keeps the first replicate's (ns_per_repeat joins them all). A row with
+    status failed in any replicate is kept as that replicate's (a finding
+    stays a finding); skipped replicates are left out. `replicates` says
+    how many processes a row's figures come from."""
+    cols = COLUMNS.get(table, {})
+    keys = KEYS.get(table, ())
+    groups, order = {}, []
+    for rows in reps:
+        for r in rows:
+            k = tuple(r.get(c, "") for c in keys)
+            if k not in groups:
+                groups[k] = []
+                order.append(k)
+            groups[k].append(r)
+    out = []
+    for k in order:
+        rs = groups[k]
+        failed = [r for r in rs if r.get("status") == "failed"]
+        ok = [r for r in rs if r.get("status", "ok") == "ok"]
+        if failed or not ok:
+            row = dict(failed[0] if failed else rs[0])
+            row["replicates"] = str(len(failed) if failed else len(rs))
+            out.append(row)
+            continue
+        row = dict(ok[0])
+        n = len(ok)
+        row["replicates"] = str(n)
+        for c, spec in cols.items():
+            if c not in row:
+                continue
+            role = spec["role"]
+            vals = [num(r.get(c)) for r in ok]
+            good = [v for v in vals if not math.isnan(v)]
+            if role == "measure":
+                row[c] = _fmt_merged(sum(good) / len(good)) if good else ""
+            elif role == "count":
+                row[c] = _fmt_merged(sum(good), spec["type"] == "integer") if good else ""
+            elif role == "ci" and n >= 2:
+                of = [num(r.get(spec["of"])) for r in ok]
+                of = [v for v in of if not math.isnan(v)]
+                if len(of) < 2:
+                    continue
+                mean = sum(of) / len(of)
+                sd = math.sqrt(sum((v - mean) ** 2 for v in of) / (len(of) - 1))
+                h = t_quantile_975(len(of) - 1) * sd / math.sqrt(len(of))
+                if spec["ci"] == "half-width":
+                    row[c] = _fmt_merged(h)
+                    row[c + "_within"] = _fmt_merged(sum(good) / len(good)) if good else ""
+                elif spec["ci"] == "lower":
+                    row[c] = _fmt_merged(mean - h)
+                else:
+                    row[c] = _fmt_merged(mean + h)
+            elif c == "ns_per_repeat":
+                row[c] = ";".join(r[c] for r in ok if r.get(c))
+        # calls_per_s is 1e9 / ns_per_call (the schema says so), the mean
+        # cost as a rate, never a mean of rates.
+        ns = num(row.get("ns_per_call"))
+        if "calls_per_s" in row and ns > 0:
+            row["calls_per_s"] = _fmt_merged(1e9 / ns)
+            h = num(row.get("ns_per_call_ci95"))
+            row["calls_per_s_ci95"] = _fmt_merged(1e9 / ns * h / ns) if not math.isnan(h) else ""
+            hw = num(row.get("ns_per_call_ci95_within"))
+            if "calls_per_s_ci95_within" in row:
+                row["calls_per_s_ci95_within"] = _fmt_merged(1e9 / ns * hw / ns) if not math.isnan(hw) else ""
+        out.append(row)
+    if "cumulative_fraction" in cols:
+        # A histogram: the merged counts give the fractions again, per point.
+        point = [c for c in keys if c in cols and cols[c]["role"] == "key" and not c.startswith("bucket")]
+        total = {}
+        for r in out:
+            total[tuple(r.get(c) for c in point)] = total.get(tuple(r.get(c) for c in point), 0) + int(r["count"] or 0)
+        seen = {}
+        for r in sorted(out, key=lambda r: (tuple(r.get(c) for c in point), int(r.get("bucket_lo_ns") or 0))):
+            p = tuple(r.get(c) for c in point)
+            seen[p] = seen.get(p, 0) + int(r["count"] or 0)
+            r["cumulative_fraction"] = _fmt_merged(seen[p] / total[p]) if total[p] else ""
+        out.sort(key=lambda r: (order.index(tuple(r.get(c, "") for c in keys))))
+    return out
+
+
+def _merged_csv(table, head, groups):
+    """The CSV text of a table whose points ran in several processes:
+    groups is [(point, {replicate: [lines]})] in the plan's order."""
+    fields = next(csv.reader([head]))
+    extra = ["replicates"] + [c + "_within" for c in fields
+                              if COLUMNS.get(table, {}).get(c, {}).get("ci") == "half-width"]
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=fields + [c for c in extra if c not in fields], restval="",
+                       lineterminator="\n")
+    w.writeheader()
+    for _, reps in groups:
+        rows = [list(csv.DictReader(io.StringIO(head + "".join(lines)))) for _, lines in sorted(reps.items())]
+        w.writerows(merge_replicates(table, rows))
+    return buf.getvalue()
+
+
+def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=None, replicates=1):
     raw = os.path.join(folder, "raw")
     points = _read_manifest(os.path.join(raw, "points.txt"))
     run_order = [f"{p['experiment']}:{p['name']}" for p in points]
@@ -619,14 +817,18 @@ def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=
     try:
         with open(os.path.join(raw, "plan.txt")) as f:
             plan = {tuple(line.split()[:2]): i for i, line in enumerate(f) if line.strip()}
-        points.sort(key=lambda p: plan.get((p["experiment"], p["name"]), len(plan)))
+        points.sort(key=lambda p: (plan.get((p["experiment"], split_replicate(p["name"])[0]), len(plan)),
+                                   split_replicate(p["name"])[1]))
     except OSError:
         pass
+    # tables: CSV name -> (header line, [(point, {replicate: lines})])
     tables, envelopes = {}, []
     for p in points:
         if p["state"] in ("failed", "skipped"):
             continue
         pdir = os.path.join(raw, f"{p['experiment']}-{p['name']}")
+        point = (p["experiment"], split_replicate(p["name"])[0])
+        rep = split_replicate(p["name"])[1]
         try:
             with open(os.path.join(pdir, p["experiment"] + ".json")) as f:
                 envelopes.append(json.load(f))
@@ -637,10 +839,12 @@ def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=
                     lines = f.read().splitlines(keepends=True)
                 if not lines:
                     continue
-                head, rows = tables.setdefault(name, (lines[0], []))
+                head, groups = tables.setdefault(name, (lines[0], []))
                 if lines[0] != head:
                     raise AssembleError(f"{pdir}/{name}: its header differs from the other points'")
-                rows.extend(lines[1:])
+                if not groups or groups[-1][0] != point:
+                    groups.append((point, {}))
+                groups[-1][1].setdefault(rep, []).extend(lines[1:])
         except OSError as e:
             raise AssembleError(f"cannot read {e.filename}: {e.strerror}")
         except ValueError as e:
@@ -652,17 +856,31 @@ def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=
         raise AssembleError(f"cannot read {e.filename}: {e.strerror}")
     except ValueError as e:
         raise AssembleError(f"{raw}/info.json is not valid JSON ({e})")
+    done = {(p["experiment"], split_replicate(p["name"])[0]) for p in points if p["state"] in ("ok", "finding")}
+
+    def listed(state):
+        """Each point once, with the replicates in that state."""
+        out = {}
+        for p in points:
+            if p["state"] == state:
+                base, rep = split_replicate(p["name"])
+                e = out.setdefault((p["experiment"], base), {"experiment": p["experiment"], "name": base,
+                                                             "reason": p["reason"], "replicates": []})
+                if rep:
+                    e["replicates"].append(rep)
+        return list(out.values())
     run = {
         "format_version": 1,
         "tool": "mbbench sweep",
         "preset": preset,
         "interrupted": interrupted,
         "points_planned": planned,
-        "points_done": len(envelopes),
-        "points_failed": [{"experiment": p["experiment"], "name": p["name"], "reason": p["reason"]}
-                          for p in points if p["state"] == "failed"],
-        "points_skipped": [{"experiment": p["experiment"], "name": p["name"], "reason": p["reason"]}
-                           for p in points if p["state"] == "skipped"],
+        "points_done": len(done),
+        # Each point (but a "first" one) ran in this many processes; its CIs
+        # come from their means (the replicates column of each CSV).
+        "replicates": replicates,
+        "points_failed": listed("failed"),
+        "points_skipped": listed("skipped"),
         "order_seed": seed,
         "run_order": run_order,
         # Address-space randomization for the points: off gives every run of
@@ -675,8 +893,13 @@ def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=
         "info": info,
         "points": envelopes,
     }
-    outputs = {os.path.join(folder, name): head + "".join(rows)
-               for name, (head, rows) in tables.items()}
+    outputs = {}
+    for name, (head, groups) in tables.items():
+        if all(len(reps) == 1 and 0 in reps for _, reps in groups):
+            outputs[os.path.join(folder, name)] = head + "".join(line for _, reps in groups for lines in reps.values()
+                                                                   for line in lines)
+        else:
+            outputs[os.path.join(folder, name)] = _merged_csv(name[:-len(".csv")], head, groups)
     outputs[os.path.join(folder, "run.json")] = json.dumps(run, indent=2) + "\n"
     _write_all(outputs)
 

@@ -270,6 +270,7 @@ static int exp_plan_main(int argc, char **argv)
 	p.exps = experiments;
 	for (size_t k = 0; k < nr_experiments && experiments[k]->cost; k++)
 		p.nexps++;
+	p.replicates = strcmp(preset, "full") ? PLAN_REPLICATES_QUICK : PLAN_REPLICATES_FULL;
 	p.presets = xcalloc(p.nexps, sizeof(*p.presets));
 	for (int k = 0; k < p.nexps; k++) {
 		p.presets[k] = strcmp(preset, "full") ? p.exps[k]->quick : p.exps[k]->full;
@@ -278,8 +279,8 @@ static int exp_plan_main(int argc, char **argv)
 	plan_fit(&p);
 
 	if (lines) {
-		printf("preset %s\nbudget %d\nplanned %d\nnpus %d\n", preset, p.budget, p.n,
-		       p.host.npus);
+		printf("preset %s\nbudget %d\nplanned %d\nnpus %d\nreplicates %d\n", preset, p.budget,
+		       p.n, p.host.npus, p.replicates);
 		printf("set threads %s\nset callers %s\n", p.host.threads, p.host.callers);
 		printf("fit %s\nunscaled %.0f\nfixed %d\ntotal %.0f\n", p.fit, p.unscaled,
 		       PLAN_FIXED_S, p.total);
@@ -289,6 +290,11 @@ static int exp_plan_main(int argc, char **argv)
 		printf("# topology: %s; placement %s\n", sum, p.host.placement);
 		printf("# threads (calls): %s\n# callers (contend): %s\n", p.host.threads,
 		       p.host.callers);
+		if (p.replicates > 1)
+			printf("# replicates: every point but the first in %d processes, interleaved (its CI from their means); predicted_s is all of them\n",
+			       p.replicates);
+		else
+			printf("# replicates: none, each point in one process (its CI from repeats inside it)\n");
 		printf("# fit: %s (unscaled %.0f s)\n", p.fit, p.unscaled);
 		printf("# experiment mechanism predicted_s options\n");
 	}

@@ -133,9 +133,13 @@ double plan_point_s(const struct plan *p, int i)
 	const struct plan_point *pt = &p->pts[i];
 	const struct experiment *e = pt->e;
 
+	int k = p->replicates > 1 && !e->first ? p->replicates : 1;
+
 	if (pt->m && !p->host.available(&p->host, pt->m))
-		return e->skipped_s > 0 ? e->skipped_s : PLAN_SKIPPED_S;
-	return e->cost(&p->presets[pt->exp], &p->host, pt->m);
+		return k * (e->skipped_s > 0 ? e->skipped_s : PLAN_SKIPPED_S);
+	if (k == 1)
+		return e->cost(&p->presets[pt->exp], &p->host, pt->m);
+	return k * (e->cost(&p->presets[pt->exp], &p->host, pt->m) + PLAN_PROCESS_S);
 }
 
 double plan_total(const struct plan *p)
@@ -222,6 +226,20 @@ void plan_fit(struct plan *p)
 		p->host.threads = p->threads = t;
 		p->host.callers = p->callers = c;
 		fit_note(p, "powers of two between topology points dropped");
+	}
+	/*
+	 * Last: fewer processes per point. Two give a CI from their spread
+	 * (a wide one); one leaves only the repeats inside one process, which
+	 * cannot see what changes between runs: the fit says so.
+	 */
+	while (p->replicates > 1 && plan_total(p) > p->budget) {
+		char what[96];
+
+		p->replicates--;
+		snprintf(what, sizeof(what), p->replicates > 1 ? "replicates cut to %d" :
+			 "replicates cut to %d (CIs from one process only)", p->replicates);
+		if (p->replicates == 1 || plan_total(p) <= p->budget)
+			fit_note(p, what);
 	}
 	if (!p->fit[0])
 		strcpy(p->fit, "-");

@@ -22,6 +22,16 @@ struct mechanism;
 #define PLAN_FIXED_S 13
 /* A point whose mechanism is absent here: one skipped row. */
 #define PLAN_SKIPPED_S 0.06
+/*
+ * Each point is measured in this many processes (replicates), spread over
+ * the run: its CI comes from their means, since what moves between runs
+ * (placement of memory and threads, the hypervisor's packing, cache
+ * colours) is fixed within one process. A process costs PLAN_PROCESS_S to
+ * start (hwloc's topology, the team) besides its measuring.
+ */
+#define PLAN_REPLICATES_QUICK 3
+#define PLAN_REPLICATES_FULL 5
+#define PLAN_PROCESS_S 0.05
 
 /* How the sweep runs an experiment: one preset for --quick, one for --full. */
 struct preset {
@@ -78,6 +88,7 @@ struct plan_point {
 struct plan {
 	struct plan_host host;
 	int budget;
+	int replicates;		/* processes per point (0: 1); "first" points run once */
 	const struct experiment *const *exps;
 	struct preset *presets;	/* one per exps[] */
 	int nexps;
@@ -85,7 +96,7 @@ struct plan {
 	int n;
 	char *threads, *callers;	/* host.threads/callers once thinned */
 	double unscaled, total;
-	char fit[128];		/* "-" or what fitting did */
+	char fit[256];		/* "-" or what fitting did */
 };
 
 /* "1-3,8" into its counts (malloc'ed, *n of them); NULL when empty. */
