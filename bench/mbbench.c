@@ -53,6 +53,7 @@ static const struct {
 	const char *name, *summary;
 	int python;
 } helpers[] = {
+	{ "advise", "rank the rcu schemes by predicted cost for a workload", 1 },
 	{ "compare", "compare results folders point by point (A/B)", 1 },
 	{ "plot", "render the figures of a results folder", 0 },
 	{ "report", "write report.md for a results folder", 1 },
