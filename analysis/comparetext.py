@@ -52,7 +52,8 @@ def change(r):
     pct = (ratio - 1) * 100
     lo, hi = r.get("ratio_low"), r.get("ratio_high")
     if lo is not None and hi is not None:
-        return f"{pct:+.1f}%", f"[{(lo - 1) * 100:+.1f},{(hi - 1) * 100:+.1f}]"
+        # compare's own interval of the change (Welch: symmetric in B - A)
+        return f"{pct:+.1f}%", f"±{(hi - lo) * 50:.1f}"
     a, b, ca, cb = r["a"], r["b"], r.get("a_ci"), r.get("b_ci")
     if ca is None or cb is None or math.isnan(ca) or math.isnan(cb) or not a or not b:
         return f"{pct:+.1f}%", ""
