@@ -47,6 +47,17 @@ static const struct col ana_cols[] = {
 	COL_CI95("traced_ns_ci95", "traced_ns", "ns", 0, "its 95% CI half-width"),
 	COL_MEASURE("tracing_overhead_ns", COL_NUM, "ns", LOWER, NONE, COL_SIGNED,
 		    "`traced_ns` - `untraced_ns`: what tracing adds to a barrier"),
+	COL_MEASURE("untraced_p50_ns", COL_NUM, "ns", LOWER, NONE, 0,
+		    "median of the untraced barriers, each timed alone (robust to a preempted batch)"),
+	COL_MEASURE("traced_p50_ns", COL_NUM, "ns", LOWER, NONE, 0, "median of the traced barriers, each timed alone"),
+	COL_INFO("untraced_sent_share", COL_NUM, "", 0,
+		 "f: function-call IPIs the targets received during the untraced batches (CAL of /proc/interrupts, the busiest target) per barrier, at most 1"),
+	COL_INFO("traced_sent_share", COL_NUM, "", 0, "f of the traced batches: windows that queued a call per barrier"),
+	COL_MEASURE("untraced_sent_p50_ns", COL_NUM, "ns", LOWER, NONE, 0,
+		    "the untraced barriers' percentile 100(1 - f/2): the median of those that sent, taking them as the slowest (a barrier that sends nothing costs a fraction of one that does)"),
+	COL_MEASURE("traced_sent_p50_ns", COL_NUM, "ns", LOWER, NONE, 0, "the same of the traced barriers, with their f"),
+	COL_MEASURE("tracing_overhead_sent_ns", COL_NUM, "ns", LOWER, NONE, COL_SIGNED,
+		    "`traced_sent_p50_ns` - `untraced_sent_p50_ns`: what tracing adds to a barrier that sends"),
 	COL_MEASURE("total_p50_ns", COL_NUM, "ns", LOWER, NONE, 0, "median syscall entry -> exit of the complete windows"),
 	COL_MEASURE("phase_sum_p50_ns", COL_NUM, "ns", LOWER, NONE, 0,
 		    "sum of the medians of setup, delivery, handler and wait (all targets pooled)"),
@@ -55,7 +66,7 @@ static const struct col ana_cols[] = {
 	COL_MEASURE("delivery_p50_ns", COL_NUM, "ns", LOWER, NONE, 0,
 		    "median queue -> handler entry over every target: the IPI delivery floor"),
 	COL_MEASURE("untraced_over_delivery", COL_NUM, "", NONE, NONE, 0,
-		    "`untraced_ns` / `delivery_p50_ns`: the untraced cost in multiples of the floor"),
+		    "`untraced_sent_p50_ns` / `delivery_p50_ns`: the untraced cost of a barrier that sends, in multiples of the floor"),
 	COL_MEASURE("software_share", COL_NUM, "", NONE, NONE, 0,
 		    "1 - `delivery_p50_ns` / `total_p50_ns`: the traced barrier's share outside delivery"),
 	COL_STATUS("status", COL_REQ, "`ok` or `skipped`"),
@@ -249,8 +260,18 @@ static void count_result(struct ana_result *sum, const struct ana_result *r)
 /* The counts and the honesty checks of an ok row. */
 static void fill_row(struct ana_run *a, int r, const struct mechanism *m, int T,
 		     const struct ana_result *sum, const struct ana_trace *tr,
-		     const double *u, const double *tn, int nb, struct series *s, int ns)
+		     const double *u, const double *tn, int nb, struct series *s, int ns,
+		     const struct hist *hu, const struct hist *ht, double fu)
 {
+	double nocall = (double)sum->status[ANA_NO_CALL] / (double)sum->n;
+	double ft = (double)(sum->n - sum->status[ANA_NO_CALL]) / (double)(ht->count ? ht->count : 1);
+	double us50, ts50;
+
+	/* The barriers that sent, taken as the slowest: their median. */
+	ft = ft > 1 ? 1 : ft;
+	us50 = fu > 0 ? hist_percentile(hu, 100 * (1 - fu / 2)) : NAN;
+	ts50 = hist_percentile(ht, 100 * (1 - ft / 2));
+
 	struct table *t = a->t;
 	struct summary su, st;
 	double total = p50_of(s, ns, PH_TOTAL), deliv = p50_of(s, ns, PH_DELIVERY), phsum;
@@ -271,20 +292,29 @@ static void fill_row(struct ana_run *a, int r, const struct mechanism *m, int T,
 	table_set_num(t, r, "traced_ns", st.mean);
 	table_set_num(t, r, "traced_ns_ci95", st.ci95);
 	table_set_num(t, r, "tracing_overhead_ns", st.mean - su.mean);
+	table_set_num(t, r, "untraced_p50_ns", hist_percentile(hu, 50));
+	table_set_num(t, r, "traced_p50_ns", hist_percentile(ht, 50));
+	if (fu >= 0)
+		table_set_num(t, r, "untraced_sent_share", fu);
+	table_set_num(t, r, "traced_sent_share", ft);
+	table_set_num(t, r, "untraced_sent_p50_ns", us50);
+	table_set_num(t, r, "traced_sent_p50_ns", ts50);
+	table_set_num(t, r, "tracing_overhead_sent_ns", ts50 - us50);
 	table_set_num(t, r, "total_p50_ns", total);
 	phsum = p50_of(s, ns, PH_SETUP) + deliv + p50_of(s, ns, PH_HANDLER) + p50_of(s, ns, PH_WAIT);
 	table_set_num(t, r, "phase_sum_p50_ns", phsum);
 	table_set_num(t, r, "phase_sum_over_total", phsum / total);
 	table_set_num(t, r, "delivery_p50_ns", deliv);
-	table_set_num(t, r, "untraced_over_delivery", su.mean / deliv);
+	table_set_num(t, r, "untraced_over_delivery", us50 / deliv);
 	table_set_num(t, r, "software_share", 1 - deliv / total);
 	if (sum->status[ANA_NO_HANDLER] || sum->status[ANA_NO_HANDLER_EXIT] || sum->unclosed || tr->lost)
 		results_note(a->res, "%s T=%d: %zu of %zu windows lack a handler's entry or exit, %zu syscall events are unpaired, %llu records were lost: counted, left out of the phases",
 			     m->name, T, sum->status[ANA_NO_HANDLER] + sum->status[ANA_NO_HANDLER_EXIT], sum->n,
 			     sum->unclosed, (unsigned long long)tr->lost);
 	if (sum->status[ANA_NO_CALL] && sum->status[ANA_COMPLETE])
-		results_note(a->res, "%s T=%d: %zu of %zu syscall windows queued no cross-CPU call (a barrier of two calls, one of which needs no IPI, shows half)",
-			     m->name, T, sum->status[ANA_NO_CALL], sum->n);
+		results_note(a->res, "%s T=%d: %zu of %zu syscall windows (%.0f%%) queued no cross-CPU call: the target did not run the process then (or, for a barrier of two calls, the one that needs none)%s",
+			     m->name, T, sum->status[ANA_NO_CALL], sum->n, 100 * nocall,
+			     nocall > 0.1 ? "; untraced_ns and traced_ns average both kinds, the phases and the *_sent_p50_ns columns take only those that sent" : "");
 	if (sum->extra_targets)
 		results_note(a->res, "%s T=%d: %zu calls beyond %d targets a window were not matched",
 			     m->name, T, sum->extra_targets, ANA_MAX_TARGETS);
@@ -303,6 +333,30 @@ static void save_batch(struct ana_run *a, const struct mechanism *m, int T, int 
 		ana_event_print(a->events, &tr->ev[i]);
 }
 
+/* The CPUs /proc/interrupts may name: every possible CPU number. */
+static int cpus_count(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	return n > 0 && n < 65536 ? (int)n : 1;
+}
+
+/* The CAL row of /proc/interrupts (function-call IPIs received): 0 or -1. */
+static int cal_read(uint64_t *out, int n)
+{
+	FILE *f;
+	int r;
+
+	if (!n)
+		return 0;
+	f = fopen("/proc/interrupts", "r");
+	if (!f)
+		return -1;
+	r = proc_interrupts_row(f, "CAL", out, n);
+	fclose(f);
+	return r;
+}
+
 static const char *const callbacks[] = {
 	"ipi_mb", "ipi_sync_core", "ipi_rseq", "ipi_sync_rq_state", "flush_tlb_func",
 };
@@ -319,6 +373,10 @@ static int trace_point(struct ana_run *a, const struct mechanism *m, int T, int 
 	int nb = a->o->repeat, ns, err = 0, csd, *cpus = xcalloc((size_t)pl->n, sizeof(int));
 	double *u = xcalloc((size_t)nb, sizeof(double)), *tn = xcalloc((size_t)nb, sizeof(double));
 	struct series *s;
+	struct hist hu, ht;
+	int ncal = cpus_count(), fu_ok = 1;
+	uint64_t *cal0 = xcalloc((size_t)ncal, sizeof(uint64_t)), *cal1 = xcalloc((size_t)ncal, sizeof(uint64_t));
+	uint64_t *busiest = xcalloc((size_t)nb, sizeof(uint64_t)), ucalls = 0;
 
 	for (int i = 0; i < pl->n; i++)
 		cpus[i] = pl->pu_os[i];
@@ -337,6 +395,8 @@ static int trace_point(struct ana_run *a, const struct mechanism *m, int T, int 
 		cfg.funcs = funcs;
 	}
 	s = series_new(T, csd, &ns);
+	hist_init(&hu);
+	hist_init(&ht);
 	for (int i = 0; i < ns; i++)
 		pct_batches_init(&s[i].bp, pcts, NPCT, nb);
 	err = harness_warmup(m, 0.05);
@@ -345,9 +405,16 @@ static int trace_point(struct ana_run *a, const struct mechanism *m, int T, int 
 		struct measure mu, mt;
 		struct ana_result r;
 
-		harness_measure(m, per, 0, NULL, &mu);
+		cal_read(cal0, ncal);
+		harness_measure(m, per, 0, &hu, &mu);
+		if (cal_read(cal1, ncal))
+			fu_ok = 0;
+		for (int i = 1; i < pl->n && fu_ok; i++)
+			if (pl->pu_os[i] < ncal && cal1[pl->pu_os[i]] - cal0[pl->pu_os[i]] > busiest[b])
+				busiest[b] = cal1[pl->pu_os[i]] - cal0[pl->pu_os[i]];
+		ucalls += mu.calls;
 		ana_trace_enable(&tr, 1);
-		harness_measure(m, per, 0, NULL, &mt);
+		harness_measure(m, per, 0, &ht, &mt);
 		ana_trace_enable(&tr, 0);
 		ana_trace_drain(&tr);
 		err = mu.err ? mu.err : mt.err;
@@ -367,19 +434,29 @@ static int trace_point(struct ana_run *a, const struct mechanism *m, int T, int 
 			 "its barrier made no membarrier or mprotect call to decompose (a signal barrier is tgkill and a wait for acks in user space; signal:* is not traced)");
 		err = -1;
 	} else if (!sum.status[ANA_COMPLETE]) {
-		snprintf(why, len, "%zu windows traced, none complete: %zu queued no cross-CPU call (no target ran the process then, the kernel flushed locally, or see mbbench doctor: lazy-mm), %zu lack a handler, %zu a handler exit",
+		snprintf(why, len, "%zu windows traced, none complete: %zu queued no cross-CPU call (no target ran the process then; a TLB flush done locally or by a hypercall; or see mbbench doctor: lazy-mm), %zu lack a handler, %zu a handler exit",
 			 sum.n, sum.status[ANA_NO_CALL], sum.status[ANA_NO_HANDLER],
 			 sum.status[ANA_NO_HANDLER_EXIT]);
 		err = -1;
 	} else {
 		table_set_str(a->t, row, "phases_from", csd ? "csd" : "ipi");
-		fill_row(a, row, m, T, &sum, &tr, u, tn, nb, s, ns);
+		uint64_t sent = 0;
+
+		for (int b = 0; b < nb; b++)
+			sent += busiest[b];
+		fill_row(a, row, m, T, &sum, &tr, u, tn, nb, s, ns, &hu, &ht,
+			 fu_ok && ucalls ? fmin(1, (double)sent / (double)ucalls) : -1);
 		phase_rows(a, m, T, pl, s, ns);
 		if (!csd)
 			results_note(a->res, "%s T=%d: %s; from ipi:* alone only entry -> first IPI sent and IPI sent -> exit",
 				     m->name, T, tr.why[ANA_G_CSD]);
 	}
 	series_free(s, ns);
+	hist_free(&hu);
+	hist_free(&ht);
+	free(cal0);
+	free(cal1);
+	free(busiest);
 	ana_trace_close(&tr);
 	free(u);
 	free(tn);
