@@ -434,6 +434,13 @@ static int trace_point(struct ana_run *a, const struct mechanism *m, int T, int 
 			 "its barrier made no membarrier or mprotect call to decompose (a signal barrier is tgkill and a wait for acks in user space; signal:* is not traced)");
 		err = -1;
 	} else if (!sum.status[ANA_COMPLETE]) {
+		/* Skipped, with what was seen. */
+		table_set_int(a->t, row, "barriers", (long long)sum.n);
+		table_set_int(a->t, row, "complete", 0);
+		table_set_int(a->t, row, "no_call", (long long)sum.status[ANA_NO_CALL]);
+		table_set_int(a->t, row, "missing_handler", (long long)sum.status[ANA_NO_HANDLER]);
+		table_set_int(a->t, row, "missing_handler_exit", (long long)sum.status[ANA_NO_HANDLER_EXIT]);
+		table_set_int(a->t, row, "lost_records", (long long)tr.lost);
 		snprintf(why, len, "%zu windows traced, none complete: %zu queued no cross-CPU call (no target ran the process then; a TLB flush done locally or by a hypercall; or see mbbench doctor: lazy-mm), %zu lack a handler, %zu a handler exit",
 			 sum.n, sum.status[ANA_NO_CALL], sum.status[ANA_NO_HANDLER],
 			 sum.status[ANA_NO_HANDLER_EXIT]);
