@@ -21,6 +21,7 @@
 	X(exp_rcu)							\
 	X(exp_litmus)							\
 	/* not swept */						\
+	X(exp_anatomy)							\
 	X(exp_list)							\
 	X(exp_info)							\
 	X(exp_plan)							\

@@ -102,7 +102,7 @@ static int perf_open_tp(long id, int cpu, const char *filter)
 	return fd;
 }
 
-static void perf_why(int err, char *why, size_t len)
+void ipi_perf_why(int err, char *why, size_t len)
 {
 	int paranoid = 99;
 	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
@@ -119,8 +119,7 @@ static void perf_why(int err, char *why, size_t len)
 		snprintf(why, len, "perf_event_open: %s", strerror(err));
 }
 
-/* Address of a kernel text symbol, 0 when absent or hidden (kptr_restrict). */
-static int kallsyms(const char *const *names, int n, uint64_t *addr)
+int ipi_kallsyms(const char *const *names, int n, uint64_t *addr)
 {
 	FILE *f = fopen("/proc/kallsyms", "r");
 	char line[512];
@@ -166,7 +165,7 @@ static void open_attribution(struct ipicount *ic)
 		snprintf(ic->attr_why, sizeof(ic->attr_why), "%s", why);
 		return;
 	}
-	if (!kallsyms(mb_callbacks, NCB, addr)) {
+	if (!ipi_kallsyms(mb_callbacks, NCB, addr)) {
 		snprintf(ic->attr_why, sizeof(ic->attr_why),
 			 "membarrier callbacks not in /proc/kallsyms (hidden by kptr_restrict?)");
 		return;
@@ -252,7 +251,7 @@ void ipicount_open(struct ipicount *ic, int ncpus, enum ipi_source want,
 				if (fd == -ENODEV)	/* offline CPU: nothing to count */
 					continue;
 				if (fd < 0) {
-					perf_why(-fd, ic->src_why, sizeof(ic->src_why));
+					ipi_perf_why(-fd, ic->src_why, sizeof(ic->src_why));
 					ic->src = IPI_SRC_PROC;
 					break;
 				}

@@ -65,4 +65,12 @@ int ipicount_read_cpu(struct ipicount *ic, int cpu, uint64_t *out);
  */
 int proc_interrupts_row(FILE *f, const char *row, uint64_t *out, int ncpus);
 
+/* Why perf_event_open failed with err on a tracepoint, for a skipped row. */
+void ipi_perf_why(int err, char *why, size_t len);
+/*
+ * The addresses of kernel text symbols names[0..n) from /proc/kallsyms into
+ * addr (0 when absent or hidden by kptr_restrict); how many were found.
+ */
+int ipi_kallsyms(const char *const *names, int n, uint64_t *addr);
+
 #endif

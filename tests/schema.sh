@@ -71,6 +71,7 @@ mkdir "$TMP/out" && cd "$TMP/out" || exit 1
 "$MBBENCH" disturb --mechanism null --roles self-spin --duration 0.1 --ipi-source proc --output disturb >/dev/null 2>&1
 "$MBBENCH" rcu --scheme mb --duration 0.05 --repeat 1 --output rcu >/dev/null 2>&1
 "$MBBENCH" litmus --pairing none --duration 0.05 --output litmus >/dev/null 2>&1
+"$MBBENCH" anatomy --mechanism fence --barriers 2 --repeat 1 --output anatomy >/dev/null 2>&1
 mkdir list info doctor
 "$MBBENCH" list --format csv >list/list.csv 2>/dev/null
 "$MBBENCH" info --format csv >info/info.csv 2>/dev/null
