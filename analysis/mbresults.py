@@ -863,7 +863,7 @@ _GP_OPTIONAL = re.compile(r'\bopt(?:str)?\("([A-Za-z0-9_]+)"\)')
 _LEVELS = ("smt", "core", "l3", "numa", "package")
 # The seed's RCU rows (results/seed-2010.csv) and their short names.
 _SEED_RCU = (("rcu-mb", "mb"), ("rcu-signal", "signal"),
-             ("rcu-memb-exp", "membarrier-exp"), ("rcu-memb-nonexp", "membarrier-nonexp"))
+             ("rcu-memb-exp", "memb-exp"), ("rcu-memb-nonexp", "memb-nonexp"))
 
 
 def _shown(v):

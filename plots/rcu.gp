@@ -45,11 +45,8 @@ R = "?"; W = "?"
 do for [w in extra] {
 	if (w[1:3] eq "rw=") { R = w[4:strstrt(w, ":") - 1]; W = w[strstrt(w, ":") + 1:] }
 }
-set title title_text . "\nthis run: " . R . " reader(s), " . W . " writer(s); up and right is better" noenhanced
+set title title_text . "\nthis run: " . R . " reader(s), " . W . " writer(s); up and right is better; seed memb = liburcu on sys_membarrier" noenhanced
 set key outside below center horizontal Left reverse width -2 maxrows 4 noenhanced
-# A seed's name goes on the left of its point where there is room (the
-# fast writers'), else on the right.
-left(i) = (swrites(i) > 1000)
 lo(v, c) = (v - c > 0 ? v - c : 1e-300)
 plot for [f = 0:1] for [k = 1:n] in using (sel(k) && ours(k) == f ? column("writes_per_s") : NaN):(column("reads_per_s")): \
 	(lo(column("writes_per_s"), column("writes_per_s_ci95"))):(column("writes_per_s") + column("writes_per_s_ci95")): \
@@ -59,7 +56,5 @@ plot for [f = 0:1] for [k = 1:n] in using (sel(k) && ours(k) == f ? column("writ
 	title word(mechs, k), \
      for [i = 1:ns] '+' using (swrites(i)):(sreads(i)) every ::0::0 with points pt 13 ps 1.6 lc rgb "#000000" \
 	title (i == 1 ? "seed, 2010 (8 CPUs, other hardware; 6 readers, 2 writers)" : ""), \
-     for [i = 1:ns] '+' using (swrites(i) * 1.2):(sreads(i) * (sname(i) eq "membarrier-nonexp" ? 1.3 : 0.78)): \
-	(left(i) ? "" : "seed " . sname(i)) every ::0::0 with labels left font ",9" tc rgb "#000000" notitle, \
-     for [i = 1:ns] '+' using (swrites(i) / 1.5):(sreads(i) * 0.78): \
-	(left(i) ? "seed " . sname(i) : "") every ::0::0 with labels right font ",9" tc rgb "#000000" notitle
+     for [i = 1:ns] '+' using (swrites(i) * 1.15):(sreads(i) * (sname(i) eq "memb-nonexp" ? 1.3 : 0.75)): \
+	("seed " . sname(i)) every ::0::0 with labels left font ",9" tc rgb "#000000" notitle

@@ -49,7 +49,7 @@ if [ -d "$ref" ]; then
 	ok $? "latency: a panel with its max for each of the $np histograms"
 
 	texts "$TMP/full/plots/rcu.svg" >"$TMP/rcu.txt"
-	grep -q '^seed, 2010 (8 CPUs, other hardware' "$TMP/rcu.txt" && grep -q '^seed membarrier-exp$' "$TMP/rcu.txt" &&
+	grep -q '^seed, 2010 (8 CPUs, other hardware' "$TMP/rcu.txt" && grep -q '^seed memb-exp$' "$TMP/rcu.txt" &&
 		grep -q '^liburcu-memb$' "$TMP/rcu.txt"
 	ok $? "rcu: one scatter with the schemes and the seed's points marked as other hardware"
 
