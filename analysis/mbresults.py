@@ -1060,16 +1060,33 @@ def vm_ab(argv):
 # (SCRIPT: a file of plots/ beside analysis/)
 # prints "title T" (the figures' title), then for each TABLE whose CSV is
 # in DIR "names TABLE N1 N2 ..." (the first text key column of the measured
-# rows, in file order) and, for disturb, "groups disturb ..." (round:role@cpu
-# of every row) and "panels disturb ..." (the victim roles measured). A
-# damaged folder is one line "error MSG" instead (plot exits 2 with it).
+# rows, in file order), "extra TABLE W1 W2 ..." (what a figure needs beyond
+# the CSV's rows: "+COL" for each optional column its scripts read as
+# opt("COL") that the CSV has, then the table's own words, below) and, for
+# disturb, "panels disturb ..." (the victim roles measured). A damaged
+# folder is one line "error MSG" instead (plot exits 2 with it).
 # The CSV is read as report and compare read it, and must also hold every
-# column its figures' scripts read; a name that reaches gnuplot must be a
-# plain name.
+# column its figures' scripts read with column(), strcol() or using; a name
+# that reaches gnuplot must be a plain name.
+#
+# The table's own words: distance the levels measured, in the order of
+# the levels; register the other_threads counts measured; latency-histogram
+# one MECH@T:P50:P99:MAX:SAMPLES per histogram (the percentiles as
+# latency.csv takes them, nearest rank at the bucket's midpoint; the max the
+# top of the highest bucket); rcu rw=READERS:WRITERS of its first measured
+# row and the seed's published RCU figures as
+# seed=NAME:READS_PER_S:WRITES_PER_S; disturb the grid's columns as col=ROLE
+# (or ROLE/WHERE where a role ran both near and far) and, for each storm
+# group, g=ROUND:ROLE@CPU=COLUMN.
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*", re.ASCII)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _GP_COLUMN = re.compile(r'\b(?:col|column|strcol)\("([A-Za-z0-9_]+)"\)|\busing\s+"([A-Za-z0-9_]+)"')
+_GP_OPTIONAL = re.compile(r'\bopt(?:str)?\("([A-Za-z0-9_]+)"\)')
+_LEVELS = ("smt", "core", "l3", "numa", "package")
+# The seed's RCU rows (results/seed-2010.csv) and their short names.
+_SEED_RCU = (("rcu-mb", "mb"), ("rcu-signal", "signal"),
+             ("rcu-memb-exp", "memb-exp"), ("rcu-memb-nonexp", "memb-nonexp"))
 
 
 def _shown(v):
@@ -1077,19 +1094,97 @@ def _shown(v):
     return v if len(v) <= 24 else v[:24] + "..."
 
 
+def _percentile_ns(buckets, p):
+    """Nearest-rank percentile P of [(lo, hi, count)], at the bucket's
+    midpoint, as latency.csv takes it."""
+    n = sum(c for _, _, c in buckets)
+    rank, seen = max(1, math.ceil(p * n)), 0
+    for lo, hi, c in buckets:
+        seen += c
+        if seen >= rank:
+            return (lo + hi) / 2
+    return buckets[-1][1]
+
+
+def _seed_rcu():
+    path = os.path.join(DATADIR, "results", "seed-2010.csv")
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            seed = {r["id"]: r for r in csv.DictReader(f)}
+    except OSError:
+        return []
+    out = []
+    for key, name in _SEED_RCU:
+        try:
+            # The seed ran each scheme for 10 s (its figure's text).
+            r, w = float(seed[f"{key}-reads"]["value"]) / 10, float(seed[f"{key}-writes"]["value"]) / 10
+        except (KeyError, ValueError):
+            continue
+        out.append(f"seed={name}:{r:.6g}:{w:.6g}")
+    return out
+
+
+def _plot_extra(table, rows):
+    """The table's own words of its "extra" line (see above)."""
+    ok = [r for r in rows if r.get("status", "ok") == "ok"]
+    if table == "distance":
+        return [lv for lv in _LEVELS if any(r["level"] == lv for r in ok)]
+    if table == "register":
+        return [str(n) for n in sorted({int(r["other_threads"]) for r in ok})]
+    if table == "latency-histogram":
+        hists = {}
+        for r in ok:
+            k = f"{r['mechanism']}@{r.get('threads') or 0}"
+            hists.setdefault(k, []).append((int(r["bucket_lo_ns"]), int(r["bucket_hi_ns"]), int(r["count"])))
+        out = []
+        for k, b in hists.items():
+            b.sort()
+            if not sum(c for _, _, c in b):
+                continue
+            out.append(f"{k}:{_percentile_ns(b, 0.5):.12g}:{_percentile_ns(b, 0.99):.12g}:{b[-1][1]}:"
+                       f"{sum(c for _, _, c in b)}")
+        return out
+    if table == "rcu":
+        return [f"rw={r['readers']}:{r['writers']}" for r in ok[:1]] + _seed_rcu()
+    if table == "disturb":
+        storm = [r for r in ok if r["phase"] == "storm" and r["role"] != "caller"]
+        wheres, cpus = {}, {}
+        for r in storm:
+            wheres.setdefault(r["role"], set()).add(r.get("where", ""))
+            cpus.setdefault(r["role"], set()).add(r["cpu"])
+        cols, groups = [], []
+        for r in storm:
+            if len(wheres[r["role"]]) > 1:
+                c = f"{r['role']}/{r['where']}"
+            elif len(cpus[r["role"]]) > 1:
+                c = f"{r['role']}@{r['cpu']}"
+            else:
+                c = r["role"]
+            if c not in cols:
+                cols.append(c)
+            g = f"g={r['round']}:{r['role']}@{r['cpu']}={cols.index(c) + 1}"
+            if g not in groups:
+                groups.append(g)
+        return [f"col={c}" for c in cols] + groups
+    return []
+
+
 def _plot_table(folder, table, scripts):
     path = os.path.join(folder, table + ".csv")
     rows = read_csv(path, table)
     with open(path, newline="", encoding="utf-8") as f:
         header = next(csv.reader(f), [])
+    optional = []
     for script in scripts:
         with open(os.path.join(DATADIR, "plots", script), encoding="utf-8") as f:
-            for m in _GP_COLUMN.finditer(f.read()):
-                col = m.group(1) or m.group(2)
-                if col not in header:
-                    raise UsageError(f"{path}: column {col} is missing; the folder is damaged or from another tool")
+            text = f.read()
+        for m in _GP_COLUMN.finditer(text):
+            col = m.group(1) or m.group(2)
+            if col not in header:
+                raise UsageError(f"{path}: column {col} is missing; the folder is damaged or from another tool")
+        optional += [c for c in _GP_OPTIONAL.findall(text) if c in header and c not in optional]
     namecol = next(c for c in KEYS[table] if COLUMNS[table][c]["type"] == "text")
-    names, groups, panels = [], [], []
+    names, panels = [], []
     for n, r in enumerate(rows, 2):
         for c, v in r.items():
             if _CONTROL.search(v):
@@ -1101,16 +1196,15 @@ def _plot_table(folder, table, scripts):
         if ok and r[namecol] not in names:
             names.append(r[namecol])
         if table == "disturb":
-            if not _NAME.fullmatch(r["role"]):
-                raise UsageError(f"{path}:{n}: role '{_shown(r['role'])}' is not a role name")
-            g = f"{r['round']}:{r['role']}@{r['cpu']}"
-            if g not in groups:
-                groups.append(g)
+            for c in ("role", "where"):
+                if r.get(c) and not _NAME.fullmatch(r[c]):
+                    raise UsageError(f"{path}:{n}: {c} '{_shown(r[c])}' is not a name")
             if r["role"] in ("foreign-rt", "foreign-sleep") and ok and r["role"] not in panels:
                 panels.append(r["role"])
-    out = [f"names {table} " + " ".join(names)]
+    out = [f"names {table} " + " ".join(names),
+           f"extra {table} " + " ".join([f"+{c}" for c in optional] + _plot_extra(table, rows))]
     if table == "disturb":
-        out += [f"groups {table} " + " ".join(groups), f"panels {table} " + " ".join(panels)]
+        out += [f"panels {table} " + " ".join(panels)]
     return out
 
 
@@ -1130,7 +1224,7 @@ def plot_check(argv):
             t = title(folder)
         except Exception:  # noqa: BLE001 - a title is never worth a failed figure
             t = "host ?"
-        out = ["title " + " ".join(t.split())]
+        out = ["title " + " ".join(t.split()).replace(" )", ")")]
         for spec in specs:
             table, _, scripts = spec.partition(":")
             if os.path.lexists(os.path.join(folder, table + ".csv")):

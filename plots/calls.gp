@@ -1,19 +1,93 @@
 # SPDX-License-Identifier: MIT
-# Figure 1: barrier calls per second vs thread count, one line per mechanism
-# (the seed's T = 1..7 table as a curve), with the 95% CI of each point as
-# an error bar. Reads calls.csv only.
+# Figure 1: ns per barrier call vs thread count T, the table's own figure
+# (calls.csv ns_per_call, the mean over repeats of loop time / calls) with
+# its 95% CI as an error bar. The user-space controls (fence, null) cost a
+# few ns and get their own linear panel; the barriers proper span six
+# decades and share a log axis labelled in time units. Points are dodged
+# sideways so that their CI bars do not hide each other; thin lines only
+# join measured T. A point with more threads than CPUs (oversubscribed = 1)
+# is ringed. Reads calls.csv only.
 # Variables: in (CSV), mechs (space-separated), title_text, style (style.gp).
 load style
 set datafile separator ","
 set datafile columnheaders
-set logscale y
-set grid
-set key outside right top
-set xlabel "threads T (caller + T-1 spinning threads)"
-set ylabel "barrier calls per second (log; bars: 95% CI)"
-set title title_text noenhanced
-set xtics 1
+n = words(mechs)
+cheap(m) = (m eq "fence" || m eq "null")
+ncheap = sum [i = 1:n] (cheap(word(mechs, i)) ? 1 : 0)
+nexp = n - ncheap
 ok(m) = (strcol("mechanism") eq m && strcol("status") eq "ok")
-plot for [i = 1:words(mechs)] in using "threads":(ok(word(mechs, i)) ? column("calls_per_s") : NaN): \
-	(ok(word(mechs, i)) ? column("calls_per_s_ci95") : NaN) \
-	with yerrorlines ls i title word(mechs, i) noenhanced
+# sel(i, c): a measured row of series i, in the controls' panel (c = 1) or not.
+sel(i, c) = (cheap(word(mechs, i)) == c && ok(word(mechs, i)))
+over = has("oversubscribed")
+isover(m) = (ok(m) && opt("oversubscribed") == 1)
+# Dodge: series k of K sits at T + (k - (K + 1) / 2) * dx.
+dx(K) = (K > 1 ? 0.36 / (K - 1) : 0)
+rank(i, want) = sum [j = 1:i] (cheap(word(mechs, j)) == want ? 1 : 0)
+set grid ytics xtics lc rgb "#dddddd"
+set xtics 1 nomirror
+set xlabel "threads T (the caller + T-1 threads spinning in user space)"
+set autoscale xfix
+set offsets 0.45, 0.45, graph 0.04, graph 0.04
+set multiplot title title_text noenhanced
+# Right: the barriers proper, log y.
+if (nexp > 0) {
+	set lmargin at screen (ncheap > 0 ? 0.36 : 0.08)
+	set rmargin at screen 0.98
+	set tmargin at screen 0.86
+	set bmargin at screen 0.31
+	set logscale y
+	set ytics @NS_TICS
+	set mytics 10
+	set ylabel "ns per call (log; bars: 95% CI)"
+	set title "barriers (ns_per_call, log scale)" noenhanced
+	unset key
+	plot for [i = 1:n] in using (cheap(word(mechs, i)) ? NaN : column("threads") + (rank(i, 0) - (nexp + 1) / 2.0) * dx(nexp)): \
+		(sel(i, 0) ? column("ns_per_call") : NaN) with lines lc rgb C[(i - 1) % 12 + 1] lw 0.8 dt 3 notitle, \
+	     for [i = 1:n] in using (cheap(word(mechs, i)) ? NaN : column("threads") + (rank(i, 0) - (nexp + 1) / 2.0) * dx(nexp)): \
+		(sel(i, 0) ? column("ns_per_call") : NaN):(sel(i, 0) ? column("ns_per_call_ci95") : NaN) \
+		with yerrorbars lc rgb C[(i - 1) % 12 + 1] lw 1.5 pt OPEN[(i - 1) % 6 + 1] ps 1.1 \
+		notitle, \
+	     for [i = 1:n] in using (cheap(word(mechs, i)) ? NaN : column("threads") + (rank(i, 0) - (nexp + 1) / 2.0) * dx(nexp)): \
+		((sel(i, 0) && isover(word(mechs, i))) ? column("ns_per_call") : NaN) with points pt 6 ps 2.2 lc rgb "#000000" lw 1 \
+		notitle
+	unset logscale y
+	set ytics auto
+	set mytics default
+	unset key
+}
+# Left: the user-space controls, linear y from 0.
+if (ncheap > 0) {
+	set lmargin at screen 0.07
+	set rmargin at screen (nexp > 0 ? 0.27 : 0.98)
+	set tmargin at screen 0.86
+	set bmargin at screen (nexp > 0 ? 0.31 : 0.1)
+	set yrange [0:*]
+	set ylabel "ns per call (linear; bars: 95% CI)"
+	set title "user-space controls" noenhanced
+	set xlabel "threads T"
+	set key default
+	set key top left Left reverse samplen 1 noenhanced
+	plot for [i = 1:n] in using (cheap(word(mechs, i)) ? column("threads") + (rank(i, 1) - (ncheap + 1) / 2.0) * dx(ncheap) : NaN): \
+		(sel(i, 1) ? column("ns_per_call") : NaN) with lines lc rgb C[(i - 1) % 12 + 1] lw 0.8 dt 3 notitle, \
+	     for [i = 1:n] in using (cheap(word(mechs, i)) ? column("threads") + (rank(i, 1) - (ncheap + 1) / 2.0) * dx(ncheap) : NaN): \
+		(sel(i, 1) ? column("ns_per_call") : NaN):(sel(i, 1) ? column("ns_per_call_ci95") : NaN) \
+		with yerrorbars lc rgb C[(i - 1) % 12 + 1] lw 1.5 pt OPEN[(i - 1) % 6 + 1] ps 1.1 \
+		title (cheap(word(mechs, i)) ? word(mechs, i) : ""), \
+	     for [i = 1:n] in using (cheap(word(mechs, i)) ? column("threads") + (rank(i, 1) - (ncheap + 1) / 2.0) * dx(ncheap) : NaN): \
+		((sel(i, 1) && isover(word(mechs, i))) ? column("ns_per_call") : NaN) with points pt 6 ps 2.2 lc rgb "#000000" lw 1 notitle
+}
+# The key of the barriers' panel, across the whole width below the panels
+# (a key inside a panel gets only the panel's width).
+if (nexp > 0) {
+	set lmargin at screen 0.02
+	set rmargin at screen 0.98
+	set tmargin at screen 0.20
+	set bmargin at screen 0.01
+	unset border; unset tics; unset xlabel; unset ylabel; unset title; unset grid
+	set xrange [0:1]; set yrange [0:1]
+	set key inside center center horizontal Left reverse width -2 samplen 2 maxrows 4 noenhanced
+	plot for [i = 1:n] NaN with yerrorbars lc rgb C[(i - 1) % 12 + 1] lw 1.5 pt OPEN[(i - 1) % 6 + 1] ps 1.1 \
+		title (cheap(word(mechs, i)) ? "" : word(mechs, i)), \
+	     NaN with points pt 6 ps 2.2 lc rgb "#000000" lw 1 title (over ? "ringed: more threads than CPUs (oversubscribed)" : "")
+}
+unset multiplot

@@ -1,32 +1,58 @@
 # SPDX-License-Identifier: MIT
-# Figure 3: IPIs per barrier received by each victim role, per mechanism
-# (storm minus baseline): private commands should hit only self-spin CPUs,
-# v1 every CPU. One bar group per round, role and CPU (the caller appears in
-# every round), one bar per mechanism. Reads disturb.csv only.
-# Variables: in, mechs, title_text, style, groups ("ROUND:ROLE@CPU ...", set
-# by plots/plot).
+# Figure 3: which CPUs a barrier interrupts. A grid of mechanism (rows) x
+# victim role (columns, one per role, or per role and side where a big host
+# ran a role both near the caller and on a remote package): each cell holds
+# the function-call IPIs per barrier the victim's CPU received in the storm
+# (less its baseline), with the 95% CI below it. Private commands should
+# hit only self-spin CPUs, v1 every CPU. A count below 0 (noise in the
+# baseline subtraction) is shown as 0 with its CI, or with the measured
+# value where there is no CI (a real tool's round, an older CSV). The
+# caller's own CPU is left out. Reads disturb.csv only.
+# Variables: in, mechs, title_text, style, extra (col=COLUMN ... and
+# g=ROUND:ROLE@CPU=N ..., from plots/plot).
 load style
 set datafile separator ","
 set datafile columnheaders
-set style fill solid 0.8 border -1
-set grid y
-set key outside right top
-set ylabel "IPIs per barrier (storm - baseline)"
-set title title_text noenhanced
-if (!exists("groups")) groups = ""
-ng = words(groups)
-gidx(g, i) = (i > ng) ? NaN : (word(groups, i) eq g ? i : gidx(g, i + 1))
 n = words(mechs)
-bw = 0.8 / n
-set boxwidth bw
-set xrange [0.4:ng + 0.6]
-set yrange [0:*]
-set xtics () rotate by -30 font ",9"
-do for [i = 1:ng] {
-	g = word(groups, i)
-	set xtics add (sprintf("r%s %s", g[1:strstrt(g, ":") - 1], g[strstrt(g, ":") + 1:]) i)
-}
-sel(k) = (strcol("mechanism") eq word(mechs, k) && strcol("phase") eq "storm" && strcol("status") eq "ok")
-grp(dummy) = gidx(strcol("round").":".strcol("role")."@".strcol("cpu"), 1)
-plot for [k = 1:n] in using (grp(0) - 0.4 + bw * (k - 0.5)):(sel(k) ? column("ipis_per_barrier") : NaN) \
-	with boxes lc rgb C[(k - 1) % 12 + 1] title word(mechs, k) noenhanced
+ex = " " . extra . " "
+ncol = 0
+do for [w in extra] { if (w[1:4] eq "col=") { ncol = ncol + 1 } }
+if (ncol == 0) { ncol = 1 }
+colname(j) = word(substr_cols, j)
+substr_cols = ""
+do for [w in extra] { if (w[1:4] eq "col=") { substr_cols = substr_cols . " " . w[5:] } }
+# The grid column of a row (0: none), looked up by its round, role and CPU.
+gkey(dummy) = " g=" . strcol("round") . ":" . strcol("role") . "@" . strcol("cpu") . "="
+gcol(k) = (strstrt(ex, k) > 0 ? word(ex[strstrt(ex, k) + strlen(k):], 1) + 0 : 0)
+row(m) = sum [k = 1:n] (word(mechs, k) eq m ? n - k + 1 : 0)
+sel(dummy) = (strcol("phase") eq "storm" && strcol("status") eq "ok" && strcol("role") ne "caller")
+v(dummy) = (column("ipis_per_barrier") > 0 ? column("ipis_per_barrier") : 0)
+hasci(dummy) = (opt("ipis_per_barrier_ci95") == opt("ipis_per_barrier_ci95"))
+citext(dummy) = (hasci(0) ? sprintf("± %.2f", opt("ipis_per_barrier_ci95")) : \
+	(column("ipis_per_barrier") < 0 ? sprintf("no CI\n(was %.1g)", column("ipis_per_barrier")) : "no CI"))
+set title title_text noenhanced
+set xrange [0.5:ncol + 0.5]
+set yrange [0.5:n + 0.5]
+set x2range [0.5:ncol + 0.5]
+set xtics () nomirror
+set x2tics () noenhanced scale 0
+set ytics () noenhanced scale 0
+unset xtics
+do for [j = 1:ncol] { set x2tics add (colname(j) j) }
+do for [k = 1:n] { set ytics add (word(mechs, k) n - k + 1) }
+set x2label "victim role (small text: the 95% CI)"
+set palette defined (0 "#ffffff", 0.5 "#99bbdd", 1 "#224488")
+set cbrange [0:1]
+set cblabel "IPIs per barrier (below 0 shown as 0)"
+set cbtics 0.25
+unset grid
+set border 0
+set style fill solid 1.0 border lc rgb "#999999"
+set lmargin 34
+unset key
+plot in using (sel(0) ? gcol(gkey(0)) : NaN):(row(strcol("mechanism"))):(0.5):(0.5):(v(0)) \
+	with boxxyerror fc palette, \
+     in using (sel(0) ? gcol(gkey(0)) : NaN):(row(strcol("mechanism")) + 0.12):(sprintf("%.2f", v(0))): \
+	(v(0) > 0.6 ? 0xffffff : 0x000000) with labels tc rgb variable font ",12", \
+     in using (sel(0) ? gcol(gkey(0)) : NaN):(row(strcol("mechanism")) - 0.2):(citext(0)): \
+	(v(0) > 0.6 ? 0xffffff : 0x333333) with labels tc rgb variable font ",9"

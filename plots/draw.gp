@@ -5,7 +5,11 @@
 # as an ARG string and is used only as a value, never as a command.
 #   gnuplot -c draw.gp TERM OUTPUT CSV NAMES WHAT TITLE STYLE EXTRA SCRIPT
 # TERM is png or svg; NAMES the space-separated mechanisms (or schemes) to
-# draw; EXTRA the disturb figures' bar groups or panels (may be empty).
+# draw; EXTRA words (may be empty): "+COL" for each optional column the CSV
+# has, which a script reads as opt("COL") or optstr("COL") (NaN or "" when
+# the CSV lacks it), then the figure's own words (analysis/mbresults.py's
+# plot-check says which), in `extra`; `panels` is the same without the
+# "+COL" words.
 if (ARGC != 9) { print "draw.gp: 9 arguments expected"; exit status 2 }
 if (ARG1 eq "png") {
 	set terminal pngcairo size 1100,650 noenhanced font ",10"
@@ -17,6 +21,14 @@ in = ARG3
 mechs = ARG4
 title_text = ARG5 . "\n" . ARG6
 style = ARG7
-if (strlen(ARG8) > 0) { groups = ARG8; panels = ARG8 }
+extra = ""
+have = " "
+do for [w in ARG8] {
+	if (w[1:1] eq "+") { have = have . w[2:] . " " } else { extra = extra . (strlen(extra) ? " " : "") . w }
+}
+panels = extra
+has(c) = (strstrt(have, " " . c . " ") > 0)
+opt(c) = (has(c) ? column(c) : NaN)
+optstr(c) = (has(c) ? strcol(c) : "")
 load ARG9
 unset output
