@@ -299,7 +299,7 @@ RUN_KEYS = {
     "aslr": (str, type(None)), "budget_s": (int, float, type(None)), "predicted_s": (int, float, type(None)),
     "measured_s": (int, float, type(None)), "info": (dict,), "points": (list,), "host": (dict,),
     "host_sources": (dict,), "hostname": (str,), "experiment": (str,), "version": (str,),
-    "end": (str,), "derived": (dict,), "notes": (list,),
+    "end": (str,), "derived": (dict,), "notes": (list,), "load": (list,),
 }
 
 
@@ -324,6 +324,12 @@ def _check_envelope(path, where, obj):
     for n in obj.get("notes") or []:
         if not isinstance(n, str):
             raise UsageError(f"{path}: {where}notes holds {json.dumps(n)[:40]}, not a string; the folder is damaged")
+    for n in obj.get("load") or []:
+        if not isinstance(n, dict) or any(not isinstance(v, SCALAR) or (
+                isinstance(v, (int, float)) and not isinstance(v, bool) and not 0 <= v <= BIGGEST)
+                for v in n.values()):
+            raise UsageError(f"{path}: {where}load holds {json.dumps(n)[:40]}, not a point's load; "
+                             "the folder is damaged")
 
 
 def validate_run(path, run):
@@ -590,6 +596,36 @@ def _read_manifest(path):
     return points
 
 
+def _read_load(path):
+    """raw/load.txt (bench/sweep's loadrecord): one line per point run,
+    EXPERIMENT NAME LOAD_BEFORE LOAD_AFTER STEAL TOTAL, "-" where the host
+    had no figure. None for a folder without it (an older sweep's)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise AssembleError(f"cannot read {path}: {e.strerror}")
+    out = []
+    for n, line in enumerate(lines, 1):
+        parts = line.split()
+        if len(parts) != 6:
+            raise AssembleError(f"{path}:{n}: not 'EXPERIMENT NAME LOAD_BEFORE LOAD_AFTER STEAL TOTAL'")
+        vals = []
+        for v, conv in zip(parts[2:], (float, float, int, int)):
+            try:
+                x = None if v == "-" else conv(v)
+            except ValueError:
+                raise AssembleError(f"{path}:{n}: '{v[:20]}' is not a number or -")
+            if x is not None and not 0 <= x <= BIGGEST:
+                raise AssembleError(f"{path}:{n}: {v[:20]} is out of range")
+            vals.append(x)
+        out.append({"point": f"{parts[0]}:{parts[1]}", "load_before": vals[0], "load_after": vals[1],
+                    "steal_jiffies": vals[2], "total_jiffies": vals[3]})
+    return out
+
+
 def _write_all(outputs):
     """Write {path: text}: every file under a temporary name, then rename
     them all, so the folder gets all of them or none."""
@@ -622,6 +658,7 @@ def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=
         points.sort(key=lambda p: plan.get((p["experiment"], p["name"]), len(plan)))
     except OSError:
         pass
+    load = _read_load(os.path.join(raw, "load.txt"))
     tables, envelopes = {}, []
     for p in points:
         if p["state"] in ("failed", "skipped"):
@@ -675,6 +712,9 @@ def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=
         "info": info,
         "points": envelopes,
     }
+    if load is not None:
+        # The host's load around each point tried, in the order they ran.
+        run["load"] = load
     outputs = {os.path.join(folder, name): head + "".join(rows)
                for name, (head, rows) in tables.items()}
     outputs[os.path.join(folder, "run.json")] = json.dumps(run, indent=2) + "\n"
