@@ -478,6 +478,71 @@ def fmt_num(v):
     return f"{v:.3g}"
 
 
+# Honest digits: a figure is printed to the decimal place its 95% CI
+# supports (the CI with two significant digits when they start with 1 or 2,
+# else one), and with no CI at all from fewer than MIN_CI_SAMPLES repeats
+# (two significant digits and n instead). Every table of report that prints
+# a CI goes through fmt_ci.
+MIN_CI_SAMPLES = 5
+_SCALES = {"ns": ((1e6, "ms"), (1e3, "µs"), (1, "ns")),
+           "num": ((1e9, "G"), (1e6, "M"), (1e3, "k"), (1, ""))}
+
+
+def _ci_digits(ci):
+    """The decimal exponent of the last digit a CI of ci keeps."""
+    e = math.floor(math.log10(ci))
+    lead = ci / 10 ** e
+    return e - 1 if lead < 3 else e
+
+
+def _fixed(v, exp):
+    """v rounded to 10^exp, printed with exactly the digits that keeps."""
+    v = round(v / 10 ** exp) * 10 ** exp
+    return f"{v:.{max(0, -exp)}f}"
+
+
+def fmt_ci(v, ci=None, n=None, unit="ns"):
+    """A measure and its 95% CI half-width as "21.5 ± 2.4 µs": both in the
+    value's unit, rounded to the CI's second significant digit (its first
+    when that is 3 or more). Fewer than MIN_CI_SAMPLES repeats (n), or no
+    CI: two significant digits and "(n=3)". unit: "ns" (ns, µs, ms), "num"
+    (k, M, G) or "count" (a count per barrier: plain, never a bare
+    negative; a mean below 0 whose CI reaches 0 is shown as 0)."""
+    if v is None or math.isnan(v):
+        return "-"
+    if unit == "count":
+        scale, suffix, sep = 1, "", ""
+    else:
+        scale, suffix = next(((d, u) for d, u in _SCALES[unit] if abs(v) >= d), _SCALES[unit][-1])
+        sep = " " if suffix else ""
+    few = n is not None and not math.isnan(n) and n < MIN_CI_SAMPLES
+    if ci is None or math.isnan(ci) or few or ci < 0:
+        if v == 0:
+            txt = "0"
+        else:
+            e = math.floor(math.log10(abs(v) / scale)) - 1
+            txt = _fixed(v / scale, min(e, 0) if unit != "count" or abs(v) < 1 else e)
+            if unit != "count" and abs(v / scale) >= 10:
+                txt = f"{float(f'{v / scale:.2g}'):g}"
+        extra = f" (n={int(n)})" if few else (" (no CI)" if unit == "count" else "")
+        return f"{txt}{sep}{suffix}{extra}"
+    if unit == "count" and v < 0 <= v + ci:
+        v = 0.0
+    if ci == 0:
+        return "0" if v == 0 else f"{v / scale:.3g}{sep}{suffix} (no spread" + (f" in n={int(n)})" if n else ")")
+    exp = _ci_digits(ci / scale)
+    return f"{_fixed(v / scale, exp)} ± {_fixed(ci / scale, exp)}{sep}{suffix}"
+
+
+def overlap(a, b):
+    """Whether two (value, CI half-width) intervals overlap; a missing CI
+    overlaps everything (nothing can be told)."""
+    (va, ca), (vb, cb) = a, b
+    if any(math.isnan(x) for x in (va, ca, vb, cb)):
+        return True
+    return abs(va - vb) <= ca + cb
+
+
 def md_cell(c):
     """A table cell as Markdown shows it: text from a folder cannot end the
     cell or the table (| and line breaks)."""
