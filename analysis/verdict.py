@@ -9,6 +9,7 @@ docs/HACKING.md (The report's Verdict).
 """
 import math
 import os
+import re
 
 from mbresults import (UsageError, EnvError, fmt_ci, host, load_folder, num, ok_rows, overlap)
 
@@ -217,7 +218,8 @@ def run_quality(run, data, h, refroot):
             parts.append(f"experiments agree for all {len(compared)} mechanisms (§One cost, one number)")
     ref = reference_ratio(data, h, refroot, run.get("preset"))
     if ref is None:
-        parts.append("no reference run of this host class (" + ", ".join(host_class(h)[1:]) + ")")
+        cls = host_class(h)
+        parts.append(f"no reference run of this host class ({cls[1]}, {cls[2]} CPUs, {cls[3]})")
     elif len(ref) == 2:
         parts.append(f"no reference run of this host class: {ref[0]} has this CPU but another hypervisor "
                      f"({ref[1]}), so it is not compared")
@@ -260,7 +262,8 @@ def rule_barrier(data, h):
         rows = {r["mechanism"]: r for r in calls if int(r["threads"]) == t and r["mechanism"] in BARRIERS}
         good = {m: r for m, r in rows.items() if m not in bad}
         if not good:
-            lines.append(f"- **Barrier at T={t}**: no correct barrier measured.")
+            lines.append(f"- **Barrier at T={t}**: " + ("no correct barrier measured." if rows else
+                         "not measured (no heavy barrier in calls.csv)."))
             continue
         best = min(good, key=lambda m: num(good[m]["ns_per_call"]))
         b = good[best]
@@ -313,17 +316,23 @@ def rule_register(data):
         if not order and pairs and all(y > REGISTER_RATIO * x for x, y in pairs):
             order = 1
     dm = num(doc.get("measure")) * (1e6 if doc and doc.get("measure_unit") == "ms" else 1e3) if doc else math.nan
-    if not order and r0 and dm > REGISTER_RATIO * num(r0["register_ns"]):
+    # doctor's own cost with no other thread, from its evidence.
+    m0 = re.search(r"([0-9.]+) (ns|us|ms) with no other thread", doc.get("evidence", "")) if doc else None
+    d0 = num(m0.group(1)) * {"ns": 1, "us": 1e3, "ms": 1e6}[m0.group(2)] if m0 else math.nan
+    base = num(r0["register_ns"]) if r0 else d0
+    if not order and dm > REGISTER_RATIO * base:
         order = 1
     txt += {1: "register before creating threads: ", -1: "register after the threads exist: ",
             0: "the order makes no measurable difference: " if r0 and r1 else ""}[order]
+    if order and not (r0 and r1):
+        txt = txt[:-2] + " (doctor)"
     if r0 and r1:
         a = (num(r0["register_ns"]), num(r0["register_ns_ci95"]))
         b = (num(r1["register_ns"]), num(r1["register_ns_ci95"]))
         txt += (f"{fmt_ci(a[0], a[1], nrep(r0))} with no other thread, {fmt_ci(b[0], b[1], nrep(r1))} "
                 f"with {r1['other_threads']} running ({m}, §register)")
     else:
-        txt += "register.csv not measured"
+        txt += "; register.csv not measured"
     if doc:
         ev = doc.get("evidence", "")
         txt += f"; doctor register-cost: {ev.split(': ', 1)[-1].split(' (')[0] if ev else doc.get('reason', '')}"
@@ -395,8 +404,8 @@ def host_settings(h, data):
     """The host settings that changed a number here, with its direction."""
     out = []
     if h.get("rcu_expedited") == "1":
-        out.append("rcu_expedited=1 (GLOBAL and registering with threads running: microseconds, not a "
-                   "grace period's milliseconds: lower)")
+        out.append("rcu_expedited=1 (GLOBAL and registering with threads running wait for an expedited grace "
+                   "period, not a normal one: lower)")
     if h.get("virtualization", "").startswith("guest"):
         out.append("a guest (every IPI a VM exit: the expedited barriers cost more)")
     if h.get("nohz_full", "none") not in ("", "none", "unknown"):
