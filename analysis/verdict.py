@@ -99,7 +99,9 @@ def reconcile(data):
     return out, disagree
 
 
-def section_reconcile(data):
+def section_reconcile(data, modes=None):
+    """The reconciliation table; modes(mechanism, threads) gives a latency
+    distribution's modes, which replace its median where it has several."""
     table, disagree = reconcile(data)
     if not table:
         return []
@@ -117,6 +119,9 @@ def section_reconcile(data):
         for g in got:
             lab = g[0] if not g[0].startswith("distance") else "distance (nearest level)"
             cells[lab] = fmt_ci(g[1], g[2], g[3])
+            md = modes(m, "2") if modes and lab == "latency p50" else []
+            if md:
+                cells[lab] = "modes " + ", ".join(f"{fmt_ci(v, None, None)} ({sh:.0%})" for v, sh in md)
         d = disagree.get(m)
         body.append([m] + [cells.get(lab, "-") for lab in labels]
                     + [f"no: {d[0][0]} vs {d[1][0]}" if d else "yes"])
