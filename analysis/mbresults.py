@@ -300,7 +300,7 @@ RUN_KEYS = {
     "aslr": (str, type(None)), "budget_s": (int, float, type(None)), "predicted_s": (int, float, type(None)),
     "measured_s": (int, float, type(None)), "info": (dict,), "points": (list,), "host": (dict,),
     "host_sources": (dict,), "hostname": (str,), "experiment": (str,), "version": (str,),
-    "end": (str,), "derived": (dict,), "notes": (list,),
+    "end": (str,), "derived": (dict,), "notes": (list,), "load": (list,),
 }
 
 
@@ -325,6 +325,12 @@ def _check_envelope(path, where, obj):
     for n in obj.get("notes") or []:
         if not isinstance(n, str):
             raise UsageError(f"{path}: {where}notes holds {json.dumps(n)[:40]}, not a string; the folder is damaged")
+    for n in obj.get("load") or []:
+        if not isinstance(n, dict) or any(not isinstance(v, SCALAR) or (
+                isinstance(v, (int, float)) and not isinstance(v, bool) and not 0 <= v <= BIGGEST)
+                for v in n.values()):
+            raise UsageError(f"{path}: {where}load holds {json.dumps(n)[:40]}, not a point's load; "
+                             "the folder is damaged")
 
 
 def validate_run(path, run):
@@ -471,6 +477,71 @@ def fmt_num(v):
     if abs(v) >= 1e3:
         return f"{v / 1e3:.3g} k"
     return f"{v:.3g}"
+
+
+# Honest digits: a figure is printed to the decimal place its 95% CI
+# supports (the CI with two significant digits when they start with 1 or 2,
+# else one), and with no CI at all from fewer than MIN_CI_SAMPLES repeats
+# (two significant digits and n instead). Every table of report that prints
+# a CI goes through fmt_ci.
+MIN_CI_SAMPLES = 5
+_SCALES = {"ns": ((1e6, "ms"), (1e3, "µs"), (1, "ns")),
+           "num": ((1e9, "G"), (1e6, "M"), (1e3, "k"), (1, ""))}
+
+
+def _ci_digits(ci):
+    """The decimal exponent of the last digit a CI of ci keeps."""
+    e = math.floor(math.log10(ci))
+    lead = ci / 10 ** e
+    return e - 1 if lead < 3 else e
+
+
+def _fixed(v, exp):
+    """v rounded to 10^exp, printed with exactly the digits that keeps."""
+    v = round(v / 10 ** exp) * 10 ** exp
+    return f"{v:.{max(0, -exp)}f}"
+
+
+def fmt_ci(v, ci=None, n=None, unit="ns"):
+    """A measure and its 95% CI half-width as "21.5 ± 2.4 µs": both in the
+    value's unit, rounded to the CI's second significant digit (its first
+    when that is 3 or more). Fewer than MIN_CI_SAMPLES repeats (n), or no
+    CI: two significant digits and "(n=3)". unit: "ns" (ns, µs, ms), "num"
+    (k, M, G) or "count" (a count per barrier: plain, never a bare
+    negative; a mean below 0 whose CI reaches 0 is shown as 0)."""
+    if v is None or math.isnan(v):
+        return "-"
+    if unit == "count":
+        scale, suffix, sep = 1, "", ""
+    else:
+        scale, suffix = next(((d, u) for d, u in _SCALES[unit] if abs(v) >= d), _SCALES[unit][-1])
+        sep = " " if suffix else ""
+    few = n is not None and not math.isnan(n) and n < MIN_CI_SAMPLES
+    if ci is None or math.isnan(ci) or few or ci < 0:
+        if v == 0:
+            txt = "0"
+        else:
+            e = math.floor(math.log10(abs(v) / scale)) - 1
+            txt = _fixed(v / scale, min(e, 0) if unit != "count" or abs(v) < 1 else e)
+            if unit != "count" and abs(v / scale) >= 10:
+                txt = f"{float(f'{v / scale:.2g}'):g}"
+        extra = f" (n={int(n)})" if few else (" (no CI)" if unit == "count" else "")
+        return f"{txt}{sep}{suffix}{extra}"
+    if unit == "count" and v < 0 <= v + ci:
+        v = 0.0
+    if ci == 0:
+        return "0" if v == 0 else f"{v / scale:.3g}{sep}{suffix} (no spread" + (f" in n={int(n)})" if n else ")")
+    exp = _ci_digits(ci / scale)
+    return f"{_fixed(v / scale, exp)} ± {_fixed(ci / scale, exp)}{sep}{suffix}"
+
+
+def overlap(a, b):
+    """Whether two (value, CI half-width) intervals overlap; a missing CI
+    overlaps everything (nothing can be told)."""
+    (va, ca), (vb, cb) = a, b
+    if any(math.isnan(x) for x in (va, ca, vb, cb)):
+        return True
+    return abs(va - vb) <= ca + cb
 
 
 def md_cell(c):
@@ -670,6 +741,36 @@ def _read_manifest(path):
     return points
 
 
+def _read_load(path):
+    """raw/load.txt (bench/sweep's loadrecord): one line per point run,
+    EXPERIMENT NAME LOAD_BEFORE LOAD_AFTER STEAL TOTAL, "-" where the host
+    had no figure. None for a folder without it (an older sweep's)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise AssembleError(f"cannot read {path}: {e.strerror}")
+    out = []
+    for n, line in enumerate(lines, 1):
+        parts = line.split()
+        if len(parts) != 6:
+            raise AssembleError(f"{path}:{n}: not 'EXPERIMENT NAME LOAD_BEFORE LOAD_AFTER STEAL TOTAL'")
+        vals = []
+        for v, conv in zip(parts[2:], (float, float, int, int)):
+            try:
+                x = None if v == "-" else conv(v)
+            except ValueError:
+                raise AssembleError(f"{path}:{n}: '{v[:20]}' is not a number or -")
+            if x is not None and not 0 <= x <= BIGGEST:
+                raise AssembleError(f"{path}:{n}: {v[:20]} is out of range")
+            vals.append(x)
+        out.append({"point": f"{parts[0]}:{parts[1]}", "load_before": vals[0], "load_after": vals[1],
+                    "steal_jiffies": vals[2], "total_jiffies": vals[3]})
+    return out
+
+
 def _write_all(outputs):
     """Write {path: text}: every file under a temporary name, then rename
     them all, so the folder gets all of them or none."""
@@ -821,6 +922,7 @@ def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=
                                    split_replicate(p["name"])[1]))
     except OSError:
         pass
+    load = _read_load(os.path.join(raw, "load.txt"))
     # tables: CSV name -> (header line, [(point, {replicate: lines})])
     tables, envelopes = {}, []
     for p in points:
@@ -893,6 +995,9 @@ def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=
         "info": info,
         "points": envelopes,
     }
+    if load is not None:
+        # The host's load around each point tried, in the order they ran.
+        run["load"] = load
     outputs = {}
     for name, (head, groups) in tables.items():
         if all(len(reps) == 1 and 0 in reps for _, reps in groups):

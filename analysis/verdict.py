@@ -1,0 +1,460 @@
+# SPDX-License-Identifier: MIT
+"""The Verdict at the top of report.md, the reconciliation of one cost
+measured by several experiments, and the run's quality: computed from a
+results folder's rows and host facts (analysis/report writes them).
+
+Each rule returns one line; a rule whose experiment is missing says "not
+measured". The rules, and what makes a run "disturbed", are documented in
+docs/HACKING.md (The report's Verdict).
+"""
+import math
+import os
+import re
+
+from mbresults import (UsageError, EnvError, fmt_ci, host, load_folder, num, ok_rows, overlap)
+
+# The barriers a program chooses between, cheapest first among the correct
+# ones. The -sync-core and -rseq variants are PRIVATE_EXPEDITED with more
+# work; -rseq-cpu targets one CPU: neither is a process-wide choice.
+BARRIERS = ("membarrier-private-expedited", "membarrier-global-expedited", "membarrier-global",
+            "signal", "mprotect")
+FALLBACKS = ("signal", "mprotect")	# where membarrier is missing
+SHORT = {"membarrier-private-expedited": "PRIVATE_EXPEDITED", "membarrier-global-expedited": "GLOBAL_EXPEDITED",
+         "membarrier-global": "GLOBAL", "membarrier-private-expedited-sync-core": "PRIVATE_EXPEDITED_SYNC_CORE",
+         "membarrier-private-expedited-rseq": "PRIVATE_EXPEDITED_RSEQ",
+         "membarrier-private-expedited-rseq-cpu": "PRIVATE_EXPEDITED_RSEQ (one CPU)"}
+# The mechanisms of the reconciliation table: one caller and one spinner.
+RECONCILE = ("membarrier-private-expedited", "membarrier-global-expedited", "membarrier-private-expedited-sync-core",
+             "membarrier-private-expedited-rseq", "membarrier-private-expedited-rseq-cpu", "signal", "mprotect",
+             "membarrier-global")
+LEVELS = ("smt", "core", "l3", "numa", "package")
+REGISTER_RATIO = 10	# registering later costs this many times more: a finding even from 3 repeats
+
+# A run is disturbed (docs/HACKING.md) when any of these holds:
+STEAL_MAX = 0.05        # steal time above 5% of the CPU time of its measured points
+START_LOAD_MAX = 0.5    # a 1-minute load above half the CPUs before the first point
+DISAGREE_MAX = 0.5      # the experiments' CIs disagree for more than half the mechanisms compared
+REFERENCE_RATIO = 1.5   # calls' median cost beyond 1.5x (or below 1/1.5) a reference of the host class
+
+
+def name(m):
+    return SHORT.get(m, m)
+
+
+def pct(x):
+    return f"{100 * x:.0f}%" if x >= 0.01 else f"{100 * x:.2g}%"
+
+
+def nrep(r):
+    return num(r.get("repeats"))
+
+
+# --- one cost, one number ------------------------------------------------
+
+def _row(rows, **kw):
+    return next((r for r in ok_rows(rows) if all(r.get(k) == v for k, v in kw.items())), None)
+
+
+def reconcile(data):
+    """The cost of one barrier with one caller and one spinner, as each
+    experiment measured it: {mechanism: [(experiment label, value, CI, n)]},
+    ns; and the mechanisms whose CIs disagree, with the pair that does."""
+    out, disagree = {}, {}
+    calls, lat, dist = data.get("calls", []), data.get("latency", []), data.get("distance", [])
+    cont, reg = data.get("contend", []), data.get("register", [])
+    for m in RECONCILE:
+        got = []
+        r = _row(calls, mechanism=m, threads="2")
+        if r:
+            got.append(("calls T=2", num(r["ns_per_call"]), num(r["ns_per_call_ci95"]), nrep(r)))
+        r = _row(lat, mechanism=m, threads="2")
+        if r:
+            got.append(("latency p50", num(r["p50_ns"]), num(r.get("p50_ns_ci95")), nrep(r)))
+        for lv in LEVELS:
+            r = _row(dist, mechanism=m, level=lv)
+            if r:
+                got.append((f"distance {lv}", num(r["ns_per_call"]), num(r["ns_per_call_ci95"]), nrep(r)))
+                break
+        r = _row(cont, mechanism=m, mode="threads", callers="1", spinners="1")
+        if r:
+            v, c = num(r["aggregate_calls_per_s"]), num(r["aggregate_calls_per_s_ci95"])
+            if v > 0:
+                # 1/rate, its CI by the interval's ends (rate of means).
+                lo, hi = 1e9 / (v + c), (1e9 / (v - c) if c < v else math.inf)
+                got.append(("contend C=1", 1e9 / v, (hi - lo) / 2, nrep(r)))
+        r = _row(reg, mechanism=m, other_threads="1")
+        if r:
+            got.append(("register steady", num(r["steady_barrier_ns"]), math.nan, nrep(r)))
+        if not got:
+            continue
+        out[m] = got
+        # Only CIs from enough repeats and a latency p50 (a median, not a
+        # mean) are compared; the first pair that does not overlap is named.
+        cmp = [g for g in got if not math.isnan(g[2]) and not (g[3] < 5) and g[0] != "latency p50"]
+        for i, a in enumerate(cmp):
+            b = next((b for b in cmp[i + 1:] if not overlap(a[1:3], b[1:3])), None)
+            if b:
+                disagree[m] = (a, b)
+                break
+    return out, disagree
+
+
+def section_reconcile(data, modes=None):
+    """The reconciliation table; modes(mechanism, threads) gives a latency
+    distribution's modes, which replace its median where it has several."""
+    table, disagree = reconcile(data)
+    if not table:
+        return []
+    labels = []
+    for got in table.values():
+        for g in got:
+            lab = g[0] if not g[0].startswith("distance") else "distance (nearest level)"
+            if lab not in labels:
+                labels.append(lab)
+    order = ["calls T=2", "latency p50", "distance (nearest level)", "contend C=1", "register steady"]
+    labels = [lab for lab in order if lab in labels]
+    body = []
+    for m, got in table.items():
+        cells = {}
+        for g in got:
+            lab = g[0] if not g[0].startswith("distance") else "distance (nearest level)"
+            cells[lab] = fmt_ci(g[1], g[2], g[3])
+            md = modes(m, "2") if modes and lab == "latency p50" else []
+            if md:
+                cells[lab] = "modes " + ", ".join(f"{fmt_ci(v, None, None)} ({sh:.0%})" for v, sh in md)
+        d = disagree.get(m)
+        body.append([m] + [cells.get(lab, "-") for lab in labels]
+                    + [f"no: {d[0][0]} vs {d[1][0]}" if d else "yes"])
+    from mbresults import md_table
+    return ["## One cost, one number", "",
+            "One caller and one spinner on two CPUs, ns per barrier ± 95% CI, as each experiment measured it "
+            "(contend: 1 / its rate). `agree` compares the means' CIs (not the latency median, nor a figure "
+            "from fewer than 5 repeats); a `no` puts the run's quality in doubt (Verdict).", "",
+            md_table(["mechanism"] + labels + ["agree"], body), ""]
+
+
+# --- run quality --------------------------------------------------------
+
+def load_summary(run):
+    """(start load, largest load, steal share, points recorded) from
+    run.json's load, or None where the sweep did not record it."""
+    load = run.get("load")
+    if not isinstance(load, list) or not load:
+        return None
+    befores = [p.get("load_before") for p in load if isinstance(p.get("load_before"), (int, float))]
+    afters = [p.get("load_after") for p in load if isinstance(p.get("load_after"), (int, float))]
+    steal = sum(p.get("steal_jiffies") or 0 for p in load if isinstance(p.get("steal_jiffies"), int))
+    total = sum(p.get("total_jiffies") or 0 for p in load if isinstance(p.get("total_jiffies"), int))
+    return (befores[0] if befores else math.nan, max(befores + afters) if befores + afters else math.nan,
+            steal / total if total > 0 else math.nan, len(load))
+
+
+def host_class(h):
+    """What makes two hosts' costs comparable: the CPU, how many, and the
+    hypervisor (an IPI's cost is the hypervisor's; doctor's guest-ipi)."""
+    return (h.get("machine", "?"), h.get("cpu_model", "?"), h.get("cpus_online", "?"),
+            " ".join(h.get("virtualization", "?").split()))
+
+
+def reference_ratio(data, h, refroot, preset=None):
+    """The median ratio of this run's calls costs to those of a committed
+    reference run of the same host class, with the reference's name, or
+    None where there is none."""
+    if not refroot or not os.path.isdir(refroot):
+        return None
+    mine = {(r["mechanism"], r["threads"]): num(r["ns_per_call"]) for r in ok_rows(data.get("calls", []))
+            if r.get("oversubscribed") != "1" and r["mechanism"] in BARRIERS + RECONCILE}
+    if not mine:
+        return None
+    best, near = None, None
+    for d in sorted(os.listdir(refroot)):
+        path = os.path.join(refroot, d)
+        if not os.path.isfile(os.path.join(path, "calls.csv")):
+            continue
+        try:
+            run, ref = load_folder(path)
+        except (UsageError, EnvError):
+            continue
+        if host_class(host(run)) != host_class(h):
+            if host_class(host(run))[:3] == host_class(h)[:3]:
+                near = (d, host_class(host(run))[3])
+            continue
+        ratios = sorted(mine[k] / num(r["ns_per_call"]) for r in ok_rows(ref.get("calls", []))
+                        for k in [(r["mechanism"], r["threads"])] if k in mine and num(r["ns_per_call"]) > 0)
+        if ratios:
+            med = ratios[len(ratios) // 2] if len(ratios) % 2 else (ratios[len(ratios) // 2 - 1]
+                                                                    + ratios[len(ratios) // 2]) / 2
+            rank = (run.get("preset") == preset, len(ratios))
+            if best is None or rank > best[3]:
+                best = (d, med, len(ratios), rank)
+    return best if best else near
+
+
+def run_quality(run, data, h, refroot):
+    """The run-quality line, and whether the run is disturbed."""
+    why, parts = [], []
+    cpus = num(h.get("cpus_online"))
+    ls = load_summary(run)
+    if ls is None:
+        parts.append("load and steal time not recorded (a sweep before they were)")
+    else:
+        start, peak, steal, n = ls
+        parts.append(f"load {start:.2f} at the start, at most {peak:.2f} (ours included), steal "
+                     + ("not counted" if math.isnan(steal) else pct(steal)) + f" over {n} points")
+        if not math.isnan(steal) and steal > STEAL_MAX:
+            why.append(f"steal {pct(steal)} > {pct(STEAL_MAX)}")
+        if cpus > 0 and start > START_LOAD_MAX * cpus:
+            why.append(f"load {start:.2f} before the first point")
+    table, disagree = reconcile(data)
+    compared = [m for m, got in table.items()
+                if sum(1 for g in got if not math.isnan(g[2]) and not g[3] < 5 and g[0] != "latency p50") >= 2]
+    if compared:
+        if disagree:
+            # A disagreement a kernel finding explains is not the host's
+            # noise: GLOBAL_EXPEDITED reaches the spinner or not by how the
+            # experiment registered (lazy-mm).
+            known = set(excluded(data)) & set(disagree)
+            parts.append(f"experiments disagree for {len(disagree)} of {len(compared)} mechanisms ("
+                         + ", ".join(name(m) + (" (a kernel finding)" if m in known else "") for m in disagree)
+                         + "; §One cost, one number)")
+            if len(disagree) - len(known) > DISAGREE_MAX * (len(compared) - len(known)):
+                why.append("the experiments disagree")
+        else:
+            parts.append(f"experiments agree for all {len(compared)} mechanisms (§One cost, one number)")
+    ref = reference_ratio(data, h, refroot, run.get("preset"))
+    if ref is None:
+        cls = host_class(h)
+        parts.append(f"no reference run of this host class ({cls[1]}, {cls[2]} CPUs, {cls[3]})")
+    elif len(ref) == 2:
+        parts.append(f"no reference run of this host class: {ref[0]} has this CPU but another hypervisor "
+                     f"({ref[1]}), so it is not compared")
+    else:
+        d, med, n, _ = ref
+        parts.append(f"calls {med:.2g}x the reference {d} (median of {n} points)")
+        if not 1 / REFERENCE_RATIO <= med <= REFERENCE_RATIO:
+            why.append(f"{med:.2g}x the reference")
+    return parts, why
+
+
+# --- the Verdict's rules ------------------------------------------------
+
+def doctor_rows(data, result=None):
+    return [r for r in data.get("doctor", []) if result is None or r.get("result") == result]
+
+
+def excluded(data):
+    """{mechanism: why} for the barriers this run found incorrect here."""
+    out = {}
+    for r in doctor_rows(data, "affected"):
+        if r.get("probe") == "lazy-mm":
+            out["membarrier-global-expedited"] = "misses threads on lazily-held CPUs (doctor lazy-mm: affected)"
+    for r in data.get("litmus", []):
+        if r.get("status") == "failed" and r.get("pairing") in BARRIERS:
+            out[r["pairing"]] = f"litmus saw the forbidden outcome {r.get('r1_0_r2_0', '?')} times"
+    return out
+
+
+def rule_barrier(data, h):
+    calls = ok_rows(data.get("calls", []))
+    if not calls:
+        return ["- **Barrier**: not measured (no calls.csv)."]
+    bad = excluded(data)
+    cpus = num(h.get("cpus_online"))
+    lines = []
+    for t in sorted({int(r["threads"]) for r in calls}):
+        if t < 2:
+            continue	# a barrier with no other thread orders nothing
+        rows = {r["mechanism"]: r for r in calls if int(r["threads"]) == t and r["mechanism"] in BARRIERS}
+        good = {m: r for m, r in rows.items() if m not in bad}
+        if not good:
+            lines.append(f"- **Barrier at T={t}**: " + ("no correct barrier measured." if rows else
+                         "not measured (no heavy barrier in calls.csv)."))
+            continue
+        best = min(good, key=lambda m: num(good[m]["ns_per_call"]))
+        b = good[best]
+        ties = [m for m, r in good.items() if m != best and overlap(
+            (num(b["ns_per_call"]), num(b["ns_per_call_ci95"])), (num(r["ns_per_call"]), num(r["ns_per_call_ci95"])))]
+        over = t > cpus if cpus > 0 else b.get("oversubscribed") == "1"
+        txt = (f"- **Barrier at T={t}**{' (oversubscribed: more threads than CPUs)' if over else ''}: "
+               f"{name(best)}, {fmt_ci(num(b['ns_per_call']), num(b['ns_per_call_ci95']), nrep(b))}")
+        if ties:
+            txt += "; tie with " + ", ".join(
+                f"{name(m)} {fmt_ci(num(good[m]['ns_per_call']), num(good[m]['ns_per_call_ci95']), nrep(good[m]))}"
+                for m in ties)
+        lines.append(txt + " (§calls).")
+    for m, why in bad.items():
+        lines.append(f"- **Not {name(m)}**: {why}; use {name('membarrier-private-expedited')} instead "
+                     "(§Kernel).")
+    fb = [r for r in calls if r["mechanism"] in FALLBACKS and int(r["threads"]) >= 2
+          and (cpus <= 0 or int(r["threads"]) <= cpus)]
+    if fb:
+        t = max(int(r["threads"]) for r in fb)
+        at = sorted((r for r in fb if int(r["threads"]) == t), key=lambda r: num(r["ns_per_call"]))
+        lines.append(f"- **Without membarrier** (T={t}): " + "; ".join(
+            f"{r['mechanism']} {fmt_ci(num(r['ns_per_call']), num(r['ns_per_call_ci95']), nrep(r))}" for r in at)
+            + " (§calls).")
+    return lines
+
+
+def rule_register(data):
+    reg = ok_rows(data.get("register", []))
+    doc = next((r for r in doctor_rows(data) if r.get("probe") == "register-cost"
+                and r.get("result") not in ("cannot tell", "")), None)
+    m = "membarrier-private-expedited"
+    r0 = next((r for r in reg if r["mechanism"] == m and r["other_threads"] == "0"), None)
+    r1 = next((r for r in reg if r["mechanism"] == m and r["other_threads"] not in ("0", "")), None)
+    if not (r0 and r1) and not doc:
+        return "- **Registration**: not measured (no register.csv, no doctor register-cost)."
+    txt = "- **Registration**: "
+    # Later is dearer when the CIs of register.csv part (from enough
+    # repeats), or when every mechanism's mean with threads running is
+    # REGISTER_RATIO times its mean with none, or doctor's measure with a
+    # thread running is REGISTER_RATIO times register.csv's without.
+    order = 0
+    if r0 and r1:
+        a = (num(r0["register_ns"]), num(r0["register_ns_ci95"]))
+        b = (num(r1["register_ns"]), num(r1["register_ns_ci95"]))
+        if min(nrep(r0), nrep(r1)) >= 5 and not overlap(a, b):
+            order = 1 if b[0] > a[0] else -1
+        pairs = [(num(x["register_ns"]), num(y["register_ns"])) for x in reg if x["other_threads"] == "0"
+                 for y in reg if y["mechanism"] == x["mechanism"] and y["other_threads"] not in ("0", "")]
+        if not order and pairs and all(y > REGISTER_RATIO * x for x, y in pairs):
+            order = 1
+    dm = num(doc.get("measure")) * (1e6 if doc and doc.get("measure_unit") == "ms" else 1e3) if doc else math.nan
+    # doctor's own cost with no other thread, from its evidence.
+    m0 = re.search(r"([0-9.]+) (ns|us|ms) with no other thread", doc.get("evidence", "")) if doc else None
+    d0 = num(m0.group(1)) * {"ns": 1, "us": 1e3, "ms": 1e6}[m0.group(2)] if m0 else math.nan
+    base = num(r0["register_ns"]) if r0 else d0
+    if not order and dm > REGISTER_RATIO * base:
+        order = 1
+    txt += {1: "register before creating threads: ", -1: "register after the threads exist: ",
+            0: "the order makes no measurable difference: " if r0 and r1 else ""}[order]
+    if order and not (r0 and r1):
+        txt = txt[:-2] + " (doctor)"
+    if r0 and r1:
+        a = (num(r0["register_ns"]), num(r0["register_ns_ci95"]))
+        b = (num(r1["register_ns"]), num(r1["register_ns_ci95"]))
+        txt += (f"{fmt_ci(a[0], a[1], nrep(r0))} with no other thread, {fmt_ci(b[0], b[1], nrep(r1))} "
+                f"with {r1['other_threads']} running ({m}, §register)")
+    else:
+        txt += "; register.csv not measured"
+    if doc:
+        ev = doc.get("evidence", "")
+        txt += f"; doctor register-cost: {ev.split(': ', 1)[-1].split(' (')[0] if ev else doc.get('reason', '')}"
+    return txt + "."
+
+
+ROLES = (("idle", "idle"), ("foreign-rt", "realtime"), ("foreign-spin", "other process"),
+         ("self-spin", "own threads"))
+
+
+def rule_disturb(data):
+    rows = [r for r in ok_rows(data.get("disturb", [])) if r.get("phase") == "storm" and r.get("role") != "caller"]
+    if not rows:
+        return "- **Interrupts**: not measured (no disturb.csv)."
+    per = {}
+    for r in rows:
+        v, c = num(r.get("ipis_per_barrier")), num(r.get("ipis_per_barrier_ci95"))
+        sig = num(r.get("signals"))
+        hit = (v >= 0.5 and (math.isnan(c) or v - c > 0)) or (sig > 0)
+        per.setdefault(r["mechanism"], {}).setdefault(r["role"], []).append(hit)
+    parts = []
+    for m, roles in per.items():
+        hits = [label for role, label in ROLES if any(roles.get(role, []))]
+        none = "none counted" + (" (TLB flushes not visible here)" if m == "mprotect" and all(
+            r.get("tlb_per_barrier", "") == "" for r in rows if r["mechanism"] == m) else "")
+        parts.append(f"{name(m)}: {', '.join(hits) if hits else none}")
+    return "- **Interrupts** (CPUs hit per barrier, §disturb): " + "; ".join(parts) + "."
+
+
+def rcu_break_even(a, b):
+    """The write share (writes over all operations) above which scheme b
+    (more writes/s) costs less time per operation than scheme a (more
+    reads/s), from their measured rates."""
+    ra, wa, rb, wb = (num(a["reads_per_s"]), num(a["writes_per_s"]), num(b["reads_per_s"]), num(b["writes_per_s"]))
+    if min(ra, wa, rb, wb) <= 0:
+        return math.nan
+    dr, dw = 1 / rb - 1 / ra, 1 / wa - 1 / wb
+    return dr / (dr + dw) if dr > 0 and dw > 0 else math.nan
+
+
+def rule_rcu(data):
+    rows = [r for r in ok_rows(data.get("rcu", [])) if num(r.get("violations")) == 0]
+    if not rows:
+        return "- **RCU**: not measured (no rcu.csv)."
+    rd = max(rows, key=lambda r: num(r["reads_per_s"]))
+    wr = max(rows, key=lambda r: num(r["writes_per_s"]))
+
+    def ties(best, col):
+        return [r["scheme"] for r in rows if r is not best and overlap(
+            (num(best[col]), num(best[col + "_ci95"])), (num(r[col]), num(r[col + "_ci95"])))]
+
+    def show(r, col):
+        txt = fmt_ci(num(r[col]), num(r[col + "_ci95"]), nrep(r), "num")
+        return txt.replace(" (n=", "/s (n=") if " (n=" in txt else txt + "/s"
+
+    t_rd, t_wr = ties(rd, "reads_per_s"), ties(wr, "writes_per_s")
+    txt = (f"- **RCU**: reads dominate: {rd['scheme']} ({show(rd, 'reads_per_s')} reads"
+           + (f"; tie with {', '.join(t_rd)}" if t_rd else "") + f"); writes dominate: {wr['scheme']} "
+           f"({show(wr, 'writes_per_s')} writes" + (f"; tie with {', '.join(t_wr)}" if t_wr else "") + ")")
+    if rd is not wr:
+        w = rcu_break_even(rd, wr)
+        if not math.isnan(w):
+            txt += (f"; {wr['scheme']} costs less above a write share of {pct(w)} (1 write in "
+                    f"{float(f'{1 / w:.2g}'):,.0f} operations)")
+    return txt + " (§rcu)."
+
+
+def host_settings(h, data):
+    """The host settings that changed a number here, with its direction."""
+    out = []
+    if h.get("rcu_expedited") == "1":
+        out.append("rcu_expedited=1 (GLOBAL and registering with threads running wait for an expedited grace "
+                   "period, not a normal one: lower)")
+    if h.get("virtualization", "").startswith("guest"):
+        out.append("a guest (every IPI a VM exit: the expedited barriers cost more)")
+    if h.get("nohz_full", "none") not in ("", "none", "unknown"):
+        out.append(f"nohz_full={h['nohz_full']} (GLOBAL refused)")
+    if h.get("tlb_shootdowns_since_boot") == "0":
+        out.append("TLB shootdowns not visible (mprotect's TLB count not measured)")
+    return out
+
+
+def rule_kernel(data, h):
+    lines = []
+    doc = data.get("doctor")
+    if doc is None:
+        lines.append("- **Kernel**: not probed (no doctor.csv).")
+    else:
+        aff = doctor_rows(data, "affected")
+        for r in aff:
+            lines.append(f"- **Kernel: {r['probe']} affected**: {r.get('reason', '')} "
+                         f"({r.get('measure', '')} {r.get('measure_unit', '')}); fix: "
+                         f"{(r.get('fix') or '-').split(':')[0]} (§Kernel).")
+        if not aff:
+            lines.append(f"- **Kernel**: no doctor probe found this kernel affected ({len(doc)} probes, §Kernel).")
+        info = [r for r in doc if r.get("result") == "info"]
+        tell = [r["probe"] for r in doc if r.get("result") == "cannot tell"]
+        if info or tell:
+            lines.append("- **Kernel facts**: " + "; ".join(f"{r['probe']}: {r.get('reason', '')}" for r in info)
+                         + (f"; cannot tell here: {', '.join(tell)}" if tell else "") + " (§Kernel).")
+    hs = host_settings(h, data)
+    if hs:
+        lines.append("- **Host settings that changed a number**: " + "; ".join(hs) + " (§What this host changes).")
+    return lines
+
+
+def verdict(run, data, refroot):
+    h = host(run)
+    lines = ["## Verdict", ""]
+    lines += rule_barrier(data, h)
+    lines.append(rule_register(data))
+    lines.append(rule_disturb(data))
+    lines.append(rule_rcu(data))
+    lines += rule_kernel(data, h)
+    parts, why = run_quality(run, data, h, refroot)
+    q = "- **Run quality**: " + "; ".join(parts) + "."
+    if why:
+        q += f" **Disturbed ({', '.join(why)}): rerun on a quieter host.**"
+    lines.append(q)
+    return lines + [""]

@@ -1,0 +1,272 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The Verdict of mbbench report on synthetic results folders written from
+# the result schema: each rule fires when its rows say so and stays quiet
+# when they do not (the barrier and a tie, a kernel finding that excludes
+# GLOBAL_EXPEDITED, the registration order, the CPUs interrupted, the RCU
+# break-even, the host's changes, a disturbed run and its rerun advice, a
+# reference of the host class, a missing experiment), the reconciliation
+# table, honest digits, and the sweep's load record (raw/load.txt) in
+# run.json, with a folder from before it still read.
+. "${top_srcdir:-.}/tests/lib.sh"
+src=${top_srcdir:-.}
+
+need_python
+plan 26
+
+"$PY" - "$TMP" "$src" <<'PY'
+import csv, json, os, sys
+tmp, src = sys.argv[1], sys.argv[2]
+schema = {t["name"]: [c["name"] for c in t["columns"]] for t in json.load(open(os.path.join(src, "results", "schema.json")))["tables"]}
+
+def table(d, name, rows):
+    with open(os.path.join(d, name + ".csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=schema[name], restval="")
+        w.writeheader()
+        for r in rows:
+            w.writerow(dict({"status": "ok"} if "status" in schema[name] else {}, **r))
+
+def calls(m, t, ns, ci, n=10):
+    return dict(mechanism=m, threads=t, behaviour="spin", scope="same-process", placement="compact", cpus="0;1",
+                oversubscribed=1 if t > 2 else 0, repeats=n, ns_per_call=ns, ns_per_call_ci95=ci,
+                calls_per_s=1e9 / ns, cv=0.02)
+
+def storm(m, rnd, role, ipis, ci=0.01, **kw):
+    return dict(mechanism=m, round=rnd, role=role, cpu=1, phase="storm", barriers=1000, ipi_source="tracepoint",
+                ipis_per_barrier=ipis, ipis_per_barrier_ci95=ci, **kw)
+
+def rcu(s, reads, writes, n=10):
+    return dict(scheme=s, family="ours", readers=1, writers=1, duration_s=0.3, repeats=n, reads_per_s=reads,
+                reads_per_s_ci95=reads * 0.02, writes_per_s=writes, writes_per_s_ci95=writes * 0.02, violations=0)
+
+DOCTOR_OK = [dict(probe="lazy-mm", result="ok", reason="GLOBAL_EXPEDITED reached every CPU"),
+             dict(probe="register-cost", result="info", reason="registering with a thread running costs 0.1 ms",
+                  measure=0.1, measure_unit="ms", evidence="REGISTER_PRIVATE_EXPEDITED in a fresh process: 1.5 us "
+                  "with no other thread, 0.1 ms with one other thread running (66x; mean of 3 each)")]
+
+def folder(name, ge=19000, pe=20000, lazy=False, reg=(1500, 100000), steal=0, load=True, dist=20000,
+           drop=(), virt="guest (hypervisor synthetic)", doctor=True, scale=1.0, dscale=1.0):
+    d = os.path.join(tmp, name)
+    os.makedirs(d)
+    host = {"hostname": "h", "kernel_release": "6.18.0", "machine": "x86_64", "cpu_model": "AMD EPYC",
+            "cpus_online": "2", "virtualization": virt, "rcu_expedited": "0", "hz": "250"}
+    run = {"format_version": 1, "tool": "mbbench sweep", "preset": "quick", "interrupted": False,
+           "points_planned": 8, "points_done": 8, "points_failed": [], "info": {"host": host},
+           "points": [{"experiment": "calls", "start": "2026-12-03T00:00:00Z", "end": "2026-12-03T00:01:00Z",
+                       "notes": ["harness overhead: null 1.9 ns/call through the harness, 2.0 ns/call in a bare "
+                                 "loop, ratio 0.95 (goal <= 1.02)"]}]}
+    if load:
+        run["load"] = [{"point": f"calls:p{i}", "load_before": 0.1, "load_after": 1.2,
+                        "steal_jiffies": steal, "total_jiffies": 100} for i in range(8)]
+    json.dump(run, open(os.path.join(d, "run.json"), "w"))
+    s = scale
+    if "calls" not in drop:
+        table(d, "calls", [calls("membarrier-private-expedited", 1, 1300 * s, 30),
+                           calls("membarrier-private-expedited", 2, pe * s, 1000 * s),
+                           calls("membarrier-global-expedited", 2, ge * s, 1000 * s),
+                           calls("membarrier-global", 2, 8e6 * s, 8260, n=3),
+                           calls("signal", 2, 25000 * s, 1000 * s), calls("mprotect", 2, 30000 * s, 2000 * s),
+                           calls("signal", 3, 4.0e6, 600, n=12)])
+    table(d, "distance", [dict(mechanism=m, level="core", caller_cpu=0, spinner_cpu=1, repeats=10, ns_per_call=v,
+                               ns_per_call_ci95=v * 0.05)
+                          for m, v in (("membarrier-private-expedited", dist), ("signal", 25000 * dscale),
+                                       ("mprotect", 30000 * dscale))]
+          + [dict(mechanism="membarrier-private-expedited", level="smt", status="skipped",
+                  skip_reason="no SMT on this host")])
+    table(d, "contend", [dict(mechanism="membarrier-private-expedited", mode="threads", callers=1, spinners=1,
+                              repeats=10, aggregate_calls_per_s=5e4, aggregate_calls_per_s_ci95=2e3)])
+    if "register" not in drop:
+        table(d, "register", [dict(mechanism="membarrier-private-expedited", other_threads=0, repeats=10,
+                                   register_ns=reg[0], register_ns_ci95=reg[0] * 0.05, steady_barrier_ns=1300),
+                              dict(mechanism="membarrier-private-expedited", other_threads=1, repeats=10,
+                                   register_ns=reg[1], register_ns_ci95=reg[1] * 0.05, steady_barrier_ns=20000)])
+    if "disturb" not in drop:
+        table(d, "disturb", [storm("membarrier-private-expedited", 0, "self-spin", 1.0, oncpu_fraction=1.01),
+                             storm("membarrier-private-expedited", 1, "foreign-rt", -0.137, ci=0.2, p99_ns=31),
+                             storm("membarrier-global", 0, "self-spin", 1.0, oncpu_fraction=1.0),
+                             storm("membarrier-global", 1, "foreign-rt", 1.0, p99_ns=31),
+                             storm("membarrier-global", 2, "idle", 0.0)])
+    if "rcu" not in drop:
+        table(d, "rcu", [rcu("signal", 1e9, 1e3), rcu("mb", 1e7, 1e6), rcu("membarrier-private-expedited", 4e8, 4e4)])
+    table(d, "litmus", [dict(pairing="none", a_side="compiler", b_side="compiler", expect="allowed", trials=1000,
+                             r1_0_r2_0=10, forbidden_per_million=10000), 
+                        dict(pairing="seed-v1-ipi-all", status="skipped",
+                             skip_reason="needs the patched kernel (kernel-patch/)")])
+    if doctor:
+        rows = [dict(r) for r in DOCTOR_OK]
+        if lazy:
+            rows[0].update(result="affected", reason="GLOBAL_EXPEDITED skipped CPU 0", measure=0,
+                           measure_unit="IPIs/barrier", fix="kernel-patch/fixes/0001.patch: refresh the state")
+        table(d, "doctor", rows)
+
+folder("good")
+folder("lazy", lazy=True)
+folder("apart", ge=30000, pe=20000)
+folder("same", reg=(1500, 1500), doctor=False)
+folder("steal", steal=20)
+folder("old", load=False)
+folder("split", dist=40000, dscale=2)
+folder("one", dist=40000)
+folder("bare", drop=("rcu", "disturb", "register"), doctor=False)
+folder("nocalls", drop=("calls",))
+folder("doconly", drop=("register",))
+PY
+ok $? "synthetic folders written from the schema"
+
+rep() { "$MBBENCH" report "$TMP/$1" --output "$TMP/$1.md" 2>"$TMP/$1.err" || diag "$(cat "$TMP/$1.err")"; }
+verdict() { sed -n '/^## Verdict/,/^## /p' "$TMP/$1.md"; }
+for f in good lazy apart same steal old split one bare nocalls doconly; do rep $f; done
+
+first=$(grep -m 1 '^## ' "$TMP/good.md")
+n=$(verdict good | wc -l)
+[ "$first" = "## Verdict" ] && [ "$n" -le 27 ]
+ok $? "the Verdict is the first section, $n lines"
+
+verdict good | grep -q 'Barrier at T=2\*\*: GLOBAL_EXPEDITED, 19.0 ± 1.0 µs; tie with PRIVATE_EXPEDITED 20.0 ± 1.0 µs'
+ok $? "the cheapest barrier at T=2 with its CI, and a tie where the CIs overlap"
+
+verdict apart | grep 'Barrier at T=2' | grep -q 'PRIVATE_EXPEDITED, 20.0 ± 1.0 µs (§calls)'
+ok $? "no tie where the CIs are apart"
+
+verdict lazy | grep 'Barrier at T=2' | grep -q 'PRIVATE_EXPEDITED, 20.0 ± 1.0 µs' &&
+	verdict lazy | grep -q 'Not GLOBAL_EXPEDITED\*\*: misses threads.*doctor lazy-mm: affected' &&
+	! verdict lazy | grep 'Barrier at T=2' | grep -q GLOBAL_EXPEDITED
+ok $? "lazy-mm affected: GLOBAL_EXPEDITED is not recommended, PRIVATE_EXPEDITED is"
+
+! verdict good | grep -q 'Not GLOBAL_EXPEDITED' && ! verdict good | grep -q 'Kernel: lazy-mm affected'
+ok $? "lazy-mm ok: GLOBAL_EXPEDITED is not excluded and no finding is claimed"
+
+verdict lazy | grep -q 'Kernel: lazy-mm affected\*\*: GLOBAL_EXPEDITED skipped CPU 0' &&
+	grep -q 'doctor.s lazy-mm probe' "$TMP/lazy.md" && ! grep -q 'behaved as expected' "$TMP/lazy.md"
+ok $? "the kernel finding in the Verdict and in What this host changes"
+
+verdict good | grep -q 'Without membarrier\*\* (T=2): signal 25.0 ± 1.0 µs; mprotect 30.0 ± 2.0 µs'
+ok $? "the best fallback without membarrier, cheapest first"
+
+verdict good | grep -q 'Registration\*\*: register before creating threads: 1.50 ± 0.08 µs with no other thread, 100 ± 5 µs with 1 running' &&
+	verdict doconly | grep -q 'Registration\*\*: register before creating threads (doctor); register.csv not measured; doctor register-cost: 1.5 us with no other thread, 0.1 ms'
+ok $? "registration: before threads exist, with both costs (register.csv, or doctor's alone)"
+
+verdict same | grep -q 'Registration\*\*: the order makes no measurable difference' &&
+	! verdict same | grep -q 'register before'
+ok $? "registration: no order claimed where both costs are equal (doctor says nothing else)"
+
+verdict good | grep -q 'Interrupts.*PRIVATE_EXPEDITED: own threads; GLOBAL: realtime, own threads'
+ok $? "the CPUs each mechanism interrupts, realtime only where it did"
+
+verdict good | grep -q 'RCU\*\*: reads dominate: signal.*writes dominate: mb.*write share of 0.0099%'
+ok $? "RCU: the best scheme each way and the break-even write share from the rates"
+
+! verdict good | grep -q 'rerun' && verdict good | grep -q 'steal 0% over 8 points; experiments agree'
+ok $? "a quiet run: load and steal recorded, experiments agree, no rerun advice"
+
+verdict steal | grep -q 'Disturbed (steal 20% > 5%): rerun on a quieter host'
+ok $? "steal time above 5%: disturbed, rerun on a quieter host"
+
+verdict old | grep -q 'load and steal time not recorded'
+ok $? "a folder without the load record says not recorded"
+
+verdict split | grep -q 'experiments disagree for 3 of 3 mechanisms (PRIVATE_EXPEDITED' &&
+	verdict split | grep -q 'rerun on a quieter host' &&
+	verdict one | grep -q 'experiments disagree for 1 of 3 mechanisms (PRIVATE_EXPEDITED' &&
+	! verdict one | grep -q 'rerun' &&
+	grep -q '^| membarrier-private-expedited | 20.0 ± 1.0 µs | 40.0 ± 2.0 µs | 20.0 ± 0.8 µs | 20 µs | no: calls T=2 vs distance core |' "$TMP/split.md"
+ok $? "calls and distance disagree: the table says no, the Verdict says so; for most mechanisms the run is disturbed"
+
+verdict bare | grep -q 'RCU\*\*: not measured' && verdict bare | grep -q 'Interrupts\*\*: not measured' &&
+	verdict bare | grep -q 'Registration\*\*: not measured' && verdict bare | grep -q 'Kernel\*\*: not probed' &&
+	verdict nocalls | grep -q 'Barrier\*\*: not measured'
+ok $? "a missing experiment: its line says not measured"
+
+grep -q '8.0 ms (n=3)' "$TMP/good.md" && ! grep -q '8.26' "$TMP/good.md"
+ok $? "no CI from 3 repeats: n instead, and no digit beyond it"
+
+grep -q '1 tick at HZ=250' "$TMP/good.md"
+ok $? "a cost of one scheduler tick is flagged as the tick's"
+
+! grep -q -- '-0\.1' "$TMP/good.md" && grep -q '| 0.00 ± 0.20 |' "$TMP/good.md" && ! grep -q 'oncpu 1.01' "$TMP/good.md" &&
+	grep -q 'no effect measurable (loop floor)' "$TMP/good.md"
+ok $? "disturb: no bare negative count, oncpu within 0-1, a victim at its loop floor has no effect measurable"
+
+grep -q 'ratio 0.95; within a few % of 1 either way (below 1 too) is noise' "$TMP/good.md" && ! grep -q 'goal <=' "$TMP/good.md"
+ok $? "a harness ratio below 1 is explained as noise, with no pass or fail"
+
+! grep -q '?' "$TMP/good.md" && grep -q '^- litmus: needs the patched kernel (kernel-patch/): seed-v1-ipi-all (1 row)' "$TMP/good.md"
+ok $? "no ? label; a skipped row is one line naming its experiment, reason and point"
+
+grep -q 'oversubscribed' "$TMP/good.md" && grep -q '| rcu readers / writers | 6 / 2 | 1 / 1 |' "$TMP/good.md"
+ok $? "fidelity: oversubscribed points flagged, the configurations side by side"
+
+# The reference rule, on a reference directory of the test's own.
+"$PY" - "$TMP" "$src" <<'PY'
+import os, shutil, sys
+tmp, src = sys.argv[1], sys.argv[2]
+sys.path.insert(0, os.path.join(src, "analysis"))
+from mbresults import host, load_folder
+import verdict
+ref = os.path.join(tmp, "ref")
+os.makedirs(ref)
+shutil.copytree(os.path.join(tmp, "good"), os.path.join(ref, "same-class"))
+run, data = load_folder(os.path.join(tmp, "good"))
+parts, why = verdict.run_quality(run, data, host(run), ref)
+assert any("1x the reference same-class" in p for p in parts) and not why, (parts, why)
+# Twice the reference's costs: disturbed.
+for f in os.listdir(ref):
+    shutil.rmtree(os.path.join(ref, f))
+shutil.copytree(os.path.join(tmp, "good"), os.path.join(ref, "half"))
+import csv
+rows = list(csv.DictReader(open(os.path.join(ref, "half", "calls.csv"))))
+for r in rows:
+    r["ns_per_call"] = str(float(r["ns_per_call"]) / 2)
+with open(os.path.join(ref, "half", "calls.csv"), "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0]))
+    w.writeheader()
+    w.writerows(rows)
+parts, why = verdict.run_quality(run, data, host(run), ref)
+assert why == ["2x the reference"], (parts, why)
+# Another hypervisor: not compared.
+run["info"]["host"]["virtualization"] = "guest (hypervisor bhyve bhyve )"
+parts, why = verdict.run_quality(run, data, host(run), ref)
+assert any("another hypervisor" in p for p in parts) and not why, (parts, why)
+PY
+ok $? "a reference of the host class: agreement, 2x its costs is disturbed, another hypervisor is not compared"
+
+# The sweep's load record: raw/load.txt into run.json, and a folder without it.
+"$PY" - "$TMP" "$src" <<'PY'
+import json, os, sys
+tmp, src = sys.argv[1], sys.argv[2]
+sys.path.insert(0, os.path.join(src, "analysis"))
+import mbresults
+for name, load in (("withload", "calls null 0.10 1.20 3 200\ncalls fence - - - -\n"), ("noload", None)):
+    d = os.path.join(tmp, name)
+    raw = os.path.join(d, "raw")
+    for p in ("calls-null", "calls-fence"):
+        os.makedirs(os.path.join(raw, p))
+        open(os.path.join(raw, p, "calls.json"), "w").write('{"experiment": "calls"}')
+        open(os.path.join(raw, p, "calls.csv"), "w").write("mechanism,status\nx,ok\n")
+    open(os.path.join(raw, "points.txt"), "w").write("calls null ok\ncalls fence ok\n")
+    open(os.path.join(raw, "info.json"), "w").write('{"host": {}}')
+    if load:
+        open(os.path.join(raw, "load.txt"), "w").write(load)
+    mbresults.assemble(d, "quick", 2, False)
+    run = json.load(open(os.path.join(d, "run.json")))
+    if load:
+        assert run["load"] == [{"point": "calls:null", "load_before": 0.1, "load_after": 1.2, "steal_jiffies": 3,
+                                "total_jiffies": 200},
+                               {"point": "calls:fence", "load_before": None, "load_after": None,
+                                "steal_jiffies": None, "total_jiffies": None}], run["load"]
+    else:
+        assert "load" not in run
+# A damaged load.txt stops the assembly with one line.
+open(os.path.join(tmp, "withload", "raw", "load.txt"), "w").write("calls null x\n")
+try:
+    mbresults.assemble(os.path.join(tmp, "withload"), "quick", 2, False)
+    sys.exit("a damaged load.txt was accepted")
+except mbresults.AssembleError as e:
+    assert "load.txt:1" in str(e), e
+PY
+ok $? "raw/load.txt becomes run.json's load; a folder without it has none; a damaged one is refused"
+
+grep -q 'loadrecord "$exp" "$mech"' "$src/bench/sweep" && grep -q '/proc/loadavg' "$src/bench/sweep" &&
+	grep -q '/proc/stat' "$src/bench/sweep"
+ok $? "the sweep records the load average and steal time around every point it runs"
