@@ -267,6 +267,6 @@ except mbresults.AssembleError as e:
 PY
 ok $? "raw/load.txt becomes run.json's load; a folder without it has none; a damaged one is refused"
 
-grep -q 'loadrecord "$exp" "$mech"' "$src/bench/sweep" && grep -q '/proc/loadavg' "$src/bench/sweep" &&
+grep -q 'loadrecord "$exp" "$name"' "$src/bench/sweep" && grep -q '/proc/loadavg' "$src/bench/sweep" &&
 	grep -q '/proc/stat' "$src/bench/sweep"
 ok $? "the sweep records the load average and steal time around every point it runs"
