@@ -485,6 +485,19 @@ def fmt_num(v):
 # (two significant digits and n instead). Every table of report that prints
 # a CI goes through fmt_ci.
 MIN_CI_SAMPLES = 5
+# A CI from the means of separate processes (a sweep's replicates, each the
+# mean of its own repeats) is shown from 3 of them: Student's t over 2
+# degrees of freedom (4.30) already widens it for so few.
+MIN_CI_PROCESSES = 3
+
+
+def ci_n(row):
+    """The samples behind a row's CI, for fmt_ci: the processes it was
+    measured in (replicates) where there are several, else its repeats."""
+    procs = num(row.get("replicates", "nan"))
+    if procs >= 2:
+        return {"n": procs, "procs": True}
+    return {"n": num(row.get("repeats", "nan")), "procs": False}
 _SCALES = {"ns": ((1e6, "ms"), (1e3, "µs"), (1, "ns")),
            "num": ((1e9, "G"), (1e6, "M"), (1e3, "k"), (1, ""))}
 
@@ -502,7 +515,7 @@ def _fixed(v, exp):
     return f"{v:.{max(0, -exp)}f}"
 
 
-def fmt_ci(v, ci=None, n=None, unit="ns"):
+def fmt_ci(v, ci=None, n=None, unit="ns", procs=False):
     """A measure and its 95% CI half-width as "21.5 ± 2.4 µs": both in the
     value's unit, rounded to the CI's second significant digit (its first
     when that is 3 or more). Fewer than MIN_CI_SAMPLES repeats (n), or no
@@ -516,8 +529,8 @@ def fmt_ci(v, ci=None, n=None, unit="ns"):
     else:
         scale, suffix = next(((d, u) for d, u in _SCALES[unit] if abs(v) >= d), _SCALES[unit][-1])
         sep = " " if suffix else ""
-    few = n is not None and not math.isnan(n) and n < MIN_CI_SAMPLES
-    if ci is None or math.isnan(ci) or few or ci < 0:
+    few = n is not None and not math.isnan(n) and n < (MIN_CI_PROCESSES if procs else MIN_CI_SAMPLES)
+    if ci is None or math.isnan(ci) or math.isinf(ci) or few or ci < 0:
         if v == 0:
             txt = "0"
         else:
@@ -525,7 +538,8 @@ def fmt_ci(v, ci=None, n=None, unit="ns"):
             txt = _fixed(v / scale, min(e, 0) if unit != "count" or abs(v) < 1 else e)
             if unit != "count" and abs(v / scale) >= 10:
                 txt = f"{float(f'{v / scale:.2g}'):g}"
-        extra = f" (n={int(n)})" if few else (" (no CI)" if unit == "count" else "")
+        extra = (f" (n={int(n)}{' processes' if procs else ''})" if few else
+                 " (no CI)" if unit == "count" else "")
         return f"{txt}{sep}{suffix}{extra}"
     if unit == "count" and v < 0 <= v + ci:
         v = 0.0

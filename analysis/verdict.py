@@ -11,7 +11,7 @@ import math
 import os
 import re
 
-from mbresults import (UsageError, EnvError, fmt_ci, host, load_folder, num, ok_rows, overlap)
+from mbresults import (MIN_CI_PROCESSES, MIN_CI_SAMPLES, UsageError, EnvError, ci_n, fmt_ci, host, load_folder, num, ok_rows, overlap)
 
 # The barriers a program chooses between, cheapest first among the correct
 # ones. The -sync-core and -rseq variants are PRIVATE_EXPEDITED with more
@@ -45,8 +45,13 @@ def pct(x):
     return f"{100 * x:.0f}%" if x >= 0.01 else f"{100 * x:.2g}%"
 
 
-def nrep(r):
-    return num(r.get("repeats"))
+def shown(c):
+    """Whether a CI from these samples (ci_n) is shown: 3 processes or 5 repeats."""
+    return c["n"] >= (MIN_CI_PROCESSES if c["procs"] else MIN_CI_SAMPLES)
+
+
+def enough(r):
+    return shown(ci_n(r))
 
 
 # --- one cost, one number ------------------------------------------------
@@ -66,14 +71,14 @@ def reconcile(data):
         got = []
         r = _row(calls, mechanism=m, threads="2")
         if r:
-            got.append(("calls T=2", num(r["ns_per_call"]), num(r["ns_per_call_ci95"]), nrep(r)))
+            got.append(("calls T=2", num(r["ns_per_call"]), num(r["ns_per_call_ci95"]), ci_n(r)))
         r = _row(lat, mechanism=m, threads="2")
         if r:
-            got.append(("latency p50", num(r["p50_ns"]), num(r.get("p50_ns_ci95")), nrep(r)))
+            got.append(("latency p50", num(r["p50_ns"]), num(r.get("p50_ns_ci95")), ci_n(r)))
         for lv in LEVELS:
             r = _row(dist, mechanism=m, level=lv)
             if r:
-                got.append((f"distance {lv}", num(r["ns_per_call"]), num(r["ns_per_call_ci95"]), nrep(r)))
+                got.append((f"distance {lv}", num(r["ns_per_call"]), num(r["ns_per_call_ci95"]), ci_n(r)))
                 break
         r = _row(cont, mechanism=m, mode="threads", callers="1", spinners="1")
         if r:
@@ -81,16 +86,16 @@ def reconcile(data):
             if v > 0:
                 # 1/rate, its CI by the interval's ends (rate of means).
                 lo, hi = 1e9 / (v + c), (1e9 / (v - c) if c < v else math.inf)
-                got.append(("contend C=1", 1e9 / v, (hi - lo) / 2, nrep(r)))
+                got.append(("contend C=1", 1e9 / v, (hi - lo) / 2, ci_n(r)))
         r = _row(reg, mechanism=m, other_threads="1")
         if r:
-            got.append(("register steady", num(r["steady_barrier_ns"]), math.nan, nrep(r)))
+            got.append(("register steady", num(r["steady_barrier_ns"]), math.nan, ci_n(r)))
         if not got:
             continue
         out[m] = got
         # Only CIs from enough repeats and a latency p50 (a median, not a
         # mean) are compared; the first pair that does not overlap is named.
-        cmp = [g for g in got if not math.isnan(g[2]) and not (g[3] < 5) and g[0] != "latency p50"]
+        cmp = [g for g in got if not math.isnan(g[2]) and shown(g[3]) and g[0] != "latency p50"]
         for i, a in enumerate(cmp):
             b = next((b for b in cmp[i + 1:] if not overlap(a[1:3], b[1:3])), None)
             if b:
@@ -118,7 +123,7 @@ def section_reconcile(data, modes=None):
         cells = {}
         for g in got:
             lab = g[0] if not g[0].startswith("distance") else "distance (nearest level)"
-            cells[lab] = fmt_ci(g[1], g[2], g[3])
+            cells[lab] = fmt_ci(g[1], g[2], **g[3])
             md = modes(m, "2") if modes and lab == "latency p50" else []
             if md:
                 cells[lab] = "modes " + ", ".join(f"{fmt_ci(v, None, None)} ({sh:.0%})" for v, sh in md)
@@ -207,7 +212,7 @@ def run_quality(run, data, h, refroot):
             why.append(f"load {start:.2f} before the first point")
     table, disagree = reconcile(data)
     compared = [m for m, got in table.items()
-                if sum(1 for g in got if not math.isnan(g[2]) and not g[3] < 5 and g[0] != "latency p50") >= 2]
+                if sum(1 for g in got if not math.isnan(g[2]) and shown(g[3]) and g[0] != "latency p50") >= 2]
     if compared:
         if disagree:
             # A disagreement a kernel finding explains is not the host's
@@ -276,10 +281,10 @@ def rule_barrier(data, h):
             (num(b["ns_per_call"]), num(b["ns_per_call_ci95"])), (num(r["ns_per_call"]), num(r["ns_per_call_ci95"])))]
         over = t > cpus if cpus > 0 else b.get("oversubscribed") == "1"
         txt = (f"- **Barrier at T={t}**{' (oversubscribed: more threads than CPUs)' if over else ''}: "
-               f"{name(best)}, {fmt_ci(num(b['ns_per_call']), num(b['ns_per_call_ci95']), nrep(b))}")
+               f"{name(best)}, {fmt_ci(num(b['ns_per_call']), num(b['ns_per_call_ci95']), **ci_n(b))}")
         if ties:
             txt += "; tie with " + ", ".join(
-                f"{name(m)} {fmt_ci(num(good[m]['ns_per_call']), num(good[m]['ns_per_call_ci95']), nrep(good[m]))}"
+                f"{name(m)} {fmt_ci(num(good[m]['ns_per_call']), num(good[m]['ns_per_call_ci95']), **ci_n(good[m]))}"
                 for m in ties)
         lines.append(txt + " (§calls).")
     for m, why in bad.items():
@@ -291,7 +296,7 @@ def rule_barrier(data, h):
         t = max(int(r["threads"]) for r in fb)
         at = sorted((r for r in fb if int(r["threads"]) == t), key=lambda r: num(r["ns_per_call"]))
         lines.append(f"- **Without membarrier** (T={t}): " + "; ".join(
-            f"{r['mechanism']} {fmt_ci(num(r['ns_per_call']), num(r['ns_per_call_ci95']), nrep(r))}" for r in at)
+            f"{r['mechanism']} {fmt_ci(num(r['ns_per_call']), num(r['ns_per_call_ci95']), **ci_n(r))}" for r in at)
             + " (§calls).")
     return lines
 
@@ -314,7 +319,7 @@ def rule_register(data):
     if r0 and r1:
         a = (num(r0["register_ns"]), num(r0["register_ns_ci95"]))
         b = (num(r1["register_ns"]), num(r1["register_ns_ci95"]))
-        if min(nrep(r0), nrep(r1)) >= 5 and not overlap(a, b):
+        if enough(r0) and enough(r1) and not overlap(a, b):
             order = 1 if b[0] > a[0] else -1
         pairs = [(num(x["register_ns"]), num(y["register_ns"])) for x in reg if x["other_threads"] == "0"
                  for y in reg if y["mechanism"] == x["mechanism"] and y["other_threads"] not in ("0", "")]
@@ -334,7 +339,7 @@ def rule_register(data):
     if r0 and r1:
         a = (num(r0["register_ns"]), num(r0["register_ns_ci95"]))
         b = (num(r1["register_ns"]), num(r1["register_ns_ci95"]))
-        txt += (f"{fmt_ci(a[0], a[1], nrep(r0))} with no other thread, {fmt_ci(b[0], b[1], nrep(r1))} "
+        txt += (f"{fmt_ci(a[0], a[1], **ci_n(r0))} with no other thread, {fmt_ci(b[0], b[1], **ci_n(r1))} "
                 f"with {r1['other_threads']} running ({m}, §register)")
     else:
         txt += "; register.csv not measured"
@@ -390,7 +395,7 @@ def rule_rcu(data):
             (num(best[col]), num(best[col + "_ci95"])), (num(r[col]), num(r[col + "_ci95"])))]
 
     def show(r, col):
-        txt = fmt_ci(num(r[col]), num(r[col + "_ci95"]), nrep(r), "num")
+        txt = fmt_ci(num(r[col]), num(r[col + "_ci95"]), unit="num", **ci_n(r))
         return txt.replace(" (n=", "/s (n=") if " (n=" in txt else txt + "/s"
 
     t_rd, t_wr = ties(rd, "reads_per_s"), ties(wr, "writes_per_s")
