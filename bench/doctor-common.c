@@ -50,20 +50,30 @@ int doctor_pin_to(int cpu)
 
 int doctor_idle_ticks(uint64_t *out, int ncpus)
 {
+	return doctor_stat_ticks(out, NULL, ncpus);
+}
+
+int doctor_stat_ticks(uint64_t *idle, uint64_t *total, int ncpus)
+{
 	FILE *f = fopen("/proc/stat", "r");
 	char line[512];
 	int n = 0;
 
 	if (!f)
 		return -1;
-	memset(out, 0, sizeof(*out) * (size_t)ncpus);
+	memset(idle, 0, sizeof(*idle) * (size_t)ncpus);
+	if (total)
+		memset(total, 0, sizeof(*total) * (size_t)ncpus);
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long long v[5];
+		unsigned long long v[7] = { 0 };
 		int cpu;
 
-		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
-			   &v[3], &v[4]) == 6 && cpu >= 0 && cpu < ncpus) {
-			out[cpu] = v[3] + v[4];
+		/* user nice system idle iowait irq softirq */
+		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
+			   &v[3], &v[4], &v[5], &v[6]) >= 6 && cpu >= 0 && cpu < ncpus) {
+			idle[cpu] = v[3] + v[4];
+			if (total)
+				total[cpu] = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6];
 			n++;
 		}
 	}

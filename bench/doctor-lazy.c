@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,16 +48,19 @@ static const char *const case_names[NR_CASES] = {
 };
 
 #define LAZY_CONTROL_ATTEMPTS 4
-#define LAZY_ATTEMPTS 8		/* per lazy case */
+#define LAZY_ATTEMPTS 12	/* per lazy case */
 #define LAZY_OK_ATTEMPTS 6	/* lazy readings of 1 that an ok needs, per case */
 #define LAZY_CONTROL_MIN 0.9	/* the control's reading a finding needs */
 #define LAZY_BARRIERS 2000
 #define LAZY_SEGMENT 20		/* barriers between two readings of the counts */
 #define LAZY_LOOP_S 0.3
+#define LAZY_LOOP_MAX_S 2.0	/* ... or longer, until the head is read, on slow barriers */
+#define LAZY_SETTLE_MS 150	/* after opening the counters, before the breaks count */
 #define LAZY_WINDOW_MS 100
 #define LAZY_GAP_NS 200000	/* the spinner off its CPU this long: another task ran */
+#define LAZY_WAIT_NS 50000000	/* how long the caller waits for a stalled spinner */
 #define LAZY_MIN_VALID 60	/* barriers a reading needs: its head */
-#define LAZY_IDLE_MIN 0.9	/* CPU B idle this much of the lazy window */
+#define LAZY_IDLE_MIN 0.9	/* CPU B idle this share of its time in the lazy window */
 
 /*
  * Only the barriers issued while the spinner ran on B without a break count:
@@ -72,7 +76,7 @@ struct lazy_res {
 	double per_barrier;	/* IPIs per valid barrier on CPU B */
 	double head;		/* ... over the first LAZY_MIN_VALID of them */
 	double us_per_call;	/* over the valid barriers */
-	double idle;		/* fraction of the lazy window CPU B was idle; 1 for control */
+	double idle;		/* share of CPU B's accounted time in the lazy window that was idle; 1 for control */
 	long barriers, valid;
 	char src[48];
 	char error[160];
@@ -83,6 +87,7 @@ struct lazy_ctx {
 	_Atomic int stop, spinning;
 	_Atomic uint64_t first_gap;	/* when the spinner first lost B, or 0 */
 	_Atomic uint64_t beat;		/* the spinner's latest clock read */
+	_Atomic int rebase;		/* the spinner takes its switch count anew */
 	int wake[2];
 	char page[4096];
 };
@@ -109,22 +114,45 @@ static void *sleep_on_a(void *arg)
 	return NULL;
 }
 
+/* Context switches away from the calling thread, or -1. */
+static long thread_switches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return -1;
+	return ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+/*
+ * A gap in the clock reads is a break only if the spinner was switched
+ * out during it: in a guest whose vCPUs outnumber the host's CPUs (QEMU
+ * TCG), the vCPU running the spinner stops for milliseconds while no
+ * other task runs on B, which is not the break that refreshes B's state.
+ */
 static void *spin_on_b(void *arg)
 {
 	struct lazy_ctx *c = arg;
 	uint64_t last, t;
+	long sw0;
 
 	if (doctor_pin_to(c->b))
 		return (void *)1;
 	while (sched_getcpu() != c->b)
 		;
+	sw0 = thread_switches();
 	last = now_ns();
 	atomic_store(&c->spinning, 1);
 	while (!atomic_load_explicit(&c->stop, memory_order_relaxed)) {
 		t = now_ns();
-		if (t - last > LAZY_GAP_NS && !atomic_load_explicit(&c->first_gap, memory_order_relaxed))
+		if (atomic_load_explicit(&c->rebase, memory_order_relaxed)) {
+			sw0 = thread_switches();
+			atomic_store(&c->rebase, 0);
+		}
+		if (t - last > LAZY_GAP_NS && !atomic_load_explicit(&c->first_gap, memory_order_relaxed) &&
+		    (sw0 < 0 || thread_switches() != sw0))
 			atomic_store(&c->first_gap, last);
-		atomic_store_explicit(&c->beat, t, memory_order_relaxed);
+		atomic_store_explicit(&c->beat, t, memory_order_release);
 		last = t;
 	}
 	return NULL;
@@ -138,8 +166,9 @@ static void lazy_case(int which, int a, int b, int ncpus, struct lazy_res *r)
 	pthread_t th, sleeper;
 	uint64_t *idle0 = xcalloc((size_t)ncpus, sizeof(uint64_t));
 	uint64_t *idle1 = xcalloc((size_t)ncpus, sizeof(uint64_t));
+	uint64_t *tot0 = xcalloc((size_t)ncpus, sizeof(uint64_t));
+	uint64_t *tot1 = xcalloc((size_t)ncpus, sizeof(uint64_t));
 	uint64_t cnt0, cnt1, ipis = 0, gap, t_seg, t_valid = 0, t_start;
-	double t0;
 	long regs, n = 0;
 	int counted, opened = 0, e;
 	void *ret;
@@ -162,16 +191,17 @@ static void lazy_case(int which, int a, int b, int ncpus, struct lazy_res *r)
 			snprintf(r->error, sizeof(r->error), "no thread could run on CPU %d", b);
 			goto out;
 		}
-		t0 = doctor_now_s();
-		doctor_idle_ticks(idle0, ncpus);
+		/*
+		 * The idle share of the time accounted to B, not of the
+		 * wall-clock window: a vCPU of a guest whose vCPUs outnumber
+		 * the host's CPUs (QEMU TCG) loses ticks, and an idle one
+		 * read 32-109% idle over 100 ms by the clock, 100% this way.
+		 */
+		doctor_stat_ticks(idle0, tot0, ncpus);
 		doctor_sleep_ms(LAZY_WINDOW_MS);
-		if (!doctor_idle_ticks(idle1, ncpus)) {
-			long hz = sysconf(_SC_CLK_TCK);
-
-			r->idle = (double)(idle1[b] - idle0[b]) / ((doctor_now_s() - t0) * (double)(hz > 0 ? hz : 100));
-			if (r->idle > 1)
-				r->idle = 1;
-		}
+		if (!doctor_stat_ticks(idle1, tot1, ncpus))
+			r->idle = tot1[b] > tot0[b] ?
+					  (double)(idle1[b] - idle0[b]) / (double)(tot1[b] - tot0[b]) : 0;
 	}
 	if (which == CASE_LAZY_MULTI) {
 		if (pipe(c.wake) || pthread_create(&sleeper, NULL, sleep_on_a, &c)) {
@@ -203,11 +233,21 @@ static void lazy_case(int which, int a, int b, int ncpus, struct lazy_res *r)
 	snprintf(r->src, sizeof(r->src), "%s",
 		 ic.afd ? "csd_queue_cpu (membarrier IPIs)" :
 		 ic.src == IPI_SRC_TRACEPOINT ? "call_function tracepoints" : "CAL row of /proc/interrupts");
-	/* Opening them interrupts the spinner for a while: its breaks count from here. */
+	/*
+	 * Opening them interrupts the spinner for a while, also later (work
+	 * queued on B; in a TCG guest it ran within the first 20 barriers):
+	 * its breaks count from here.
+	 */
+	doctor_sleep_ms(LAZY_SETTLE_MS);
+	atomic_store(&c.rebase, 1);
+	for (t_start = now_ns(); atomic_load(&c.rebase) && now_ns() - t_start < LAZY_WAIT_NS;)
+		;
 	atomic_store(&c.first_gap, 0);
 	t_start = t_seg = now_ns();
 	counted = !ipicount_read_cpu(&ic, b, &cnt0);
-	while (n < LAZY_BARRIERS && (double)(now_ns() - t_start) / 1e9 < LAZY_LOOP_S) {
+	while (n < LAZY_BARRIERS && ((double)(now_ns() - t_start) / 1e9 < LAZY_LOOP_S ||
+					 (r->valid < LAZY_MIN_VALID &&
+					  (double)(now_ns() - t_start) / 1e9 < LAZY_LOOP_MAX_S))) {
 		for (int i = 0; i < LAZY_SEGMENT; i++, n++)
 			if (sys_membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED, 0, 0)) {
 				snprintf(r->error, sizeof(r->error), "MEMBARRIER_CMD_GLOBAL_EXPEDITED: %s",
@@ -217,9 +257,19 @@ static void lazy_case(int which, int a, int b, int ncpus, struct lazy_res *r)
 		if (r->error[0])
 			break;
 		counted = counted && !ipicount_read_cpu(&ic, b, &cnt1);
-		/* A break seen by the spinner, or one it is still in. */
+		/*
+		 * A break seen by the spinner, or one it may still be in: wait
+		 * for its next beat, which comes after it noted a switch.
+		 */
 		gap = atomic_load(&c.first_gap);
-		if (gap || now_ns() - atomic_load(&c.beat) > LAZY_GAP_NS)
+		if (!gap && now_ns() - atomic_load(&c.beat) > LAZY_GAP_NS) {
+			uint64_t w = now_ns();
+
+			while (atomic_load(&c.beat) < w && now_ns() - w < LAZY_WAIT_NS)
+				;
+			gap = atomic_load(&c.first_gap) || atomic_load(&c.beat) < w;
+		}
+		if (gap)
 			break;	/* this segment may have met another task on B */
 		r->valid += LAZY_SEGMENT;
 		ipis += cnt1 - cnt0;
@@ -251,6 +301,8 @@ out:
 out_free:
 	free(idle0);
 	free(idle1);
+	free(tot0);
+	free(tot1);
 }
 
 /* Whether an attempt has a reading: enough barriers with the spinner on B. */

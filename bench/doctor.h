@@ -34,6 +34,8 @@ void doctor_sleep_ms(long ms);
 int doctor_pin_to(int cpu);
 /* Idle and iowait time of each CPU from /proc/stat, in USER_HZ ticks. */
 int doctor_idle_ticks(uint64_t *out, int ncpus);
+/* The same, and each CPU's time in all of user..softirq (total may be NULL). */
+int doctor_stat_ticks(uint64_t *idle, uint64_t *total, int ncpus);
 
 /*
  * mbbench list --doctor: runs the probes that concern membarrier commands

@@ -8,6 +8,10 @@
 # the current directory; check-kernel judges them on the host, so that a
 # failure here never hides the output of the checks after it.
 #
+#   ctxsw                            ns per context switch between two
+#                                    threads of one process (ctxsw.c);
+#                                    first, so that both kernels' boots
+#                                    measure it at the same point
 #   selftest-single, selftest-multi  upstream membarrier selftests
 #   lazy                             membarrier_global_expedited_lazy (KTAP)
 #   ipi-check                        QUERY mask and CAL IPIs per barrier
@@ -15,10 +19,19 @@
 #   litmus                           store buffering with GLOBAL_EXPEDITED
 #                                    (after the no-barrier control, whose
 #                                    threads leave lazy mms behind), ditto
+#   doctor-lazy, doctor              `mbbench doctor --probe lazy-mm
+#                                    --format csv` (again while it cannot
+#                                    tell, 3 runs at most), and the whole
+#                                    human `mbbench doctor`, ditto
+#   kselftest                        /usr/lib/kselftest/run_kselftest.sh:
+#                                    the membarrier kselftests with the
+#                                    upstream series' new test, built and
+#                                    installed the upstream way (only when
+#                                    check-kernel put them there)
 #
-# With arguments, only the named groups run: selftests, lazy, ipi-check,
-# mbbench, litmus (check-kernel's boot of the unfixed kernel runs
-# "lazy litmus").
+# With arguments, only the named groups run: ctxsw, selftests, lazy,
+# ipi-check, mbbench, litmus, doctor, kselftest (check-kernel's boot of
+# the unfixed kernel runs "ctxsw lazy litmus doctor kselftest").
 
 run() {
 	name=$1
@@ -34,6 +47,10 @@ want() {
 }
 groups="$*"
 
+if want ctxsw; then
+	run ctxsw ctxsw --loops "${CTXSW_LOOPS:-10000}" \
+		--repeats "${CTXSW_REPEATS:-20}"
+fi
 if want selftests; then
 	run selftest-single membarrier_test_single_thread
 	run selftest-multi membarrier_test_multi_thread
@@ -54,5 +71,26 @@ if [ -x /bin/mbbench ] && want litmus; then
 		--pairing none,membarrier-global-expedited \
 		--duration "${LITMUS_SECONDS:-2}" --format csv \
 		--output "$PWD/litmus-out"
+fi
+# The lazy-mm probe says "cannot tell" when it could not keep the CPU
+# under test quiet long enough, and to rerun: up to 3 runs while it
+# says so (each kept as doctor-lazy-N.out; doctor-lazy.out is the last).
+if [ -x /bin/mbbench ] && want doctor; then
+	for i in 1 2 3; do
+		run doctor-lazy mbbench doctor --probe lazy-mm --format csv
+		cp doctor-lazy.out "doctor-lazy-$i.out"
+		grep -q '^lazy-mm,[^,]*,cannot tell,' doctor-lazy.out || break
+	done
+	run doctor mbbench doctor
+fi
+# The runner's runner.sh sends each test's output to "$logfile", which is
+# /dev/stdout: reopened on a regular file (run's NAME.out) it writes from
+# the start of the file over the runner's own lines, so it gets a pipe.
+# kselftest.rc is cat's status; check-kernel judges the TAP lines.
+kselftest() {
+	/usr/lib/kselftest/run_kselftest.sh 2>&1 | cat
+}
+if [ -x /usr/lib/kselftest/run_kselftest.sh ] && want kselftest; then
+	run kselftest kselftest
 fi
 exit 0

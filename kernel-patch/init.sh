@@ -13,6 +13,12 @@ export PATH=/bin:/usr/lib/membarrier-selftests
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
+# devtmpfs has device nodes only; scripts such as kselftest's runner.sh
+# write to /dev/stdout, which would otherwise become a regular file.
+ln -sf /proc/self/fd /dev/fd
+ln -sf /proc/self/fd/0 /dev/stdin
+ln -sf /proc/self/fd/1 /dev/stdout
+ln -sf /proc/self/fd/2 /dev/stderr
 mkdir -p /tmp /results
 echo "MBB-INIT-START cpus=$(nproc) kernel=$(uname -r)"
 
