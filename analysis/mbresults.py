@@ -877,7 +877,9 @@ def merge_replicates(table, reps):
                     row[c] = _fmt_merged(h)
                     row[c + "_within"] = _fmt_merged(sum(good) / len(good)) if good else ""
                 elif spec["ci"] == "lower":
-                    row[c] = _fmt_merged(mean - h)
+                    # never below what the column can hold (a rate's 0)
+                    least = spec["min"] if spec["min"] is not None else -math.inf
+                    row[c] = _fmt_merged(max(mean - h, least))
                 else:
                     row[c] = _fmt_merged(mean + h)
             elif c == "ns_per_repeat":

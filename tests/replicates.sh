@@ -32,6 +32,11 @@ assert abs(float(r["calls_per_s"]) * 110 / 1e9 - 1) < 1e-6, r      # the mean co
 assert r["ns_per_repeat"] == "1;2;1;2;1;2", r
 f = merge_replicates("calls", [[row(100, 2)], [row(500, 2, "failed")], [row(120, 6)]])
 assert f[0]["status"] == "failed" and f[0]["ns_per_call"] == "500", f
+# An interval's end never below what its column holds: a rate's 0.
+lit = lambda v: {"pairing": "p", "forbidden_per_million": str(v), "forbidden_per_million_lo95": "0",
+                 "forbidden_per_million_hi95": str(v + 1), "status": "ok"}
+g = merge_replicates("litmus", [[lit(0)], [lit(0)], [lit(30)]])[0]
+assert float(g["forbidden_per_million_lo95"]) == 0 and float(g["forbidden_per_million_hi95"]) > 10, g
 PY
 ok $? "merge: mean of the processes, CI from their spread (t over 3), within-process CI kept, counts added, rate of the mean, a failed replicate kept"
 
