@@ -197,7 +197,6 @@ def reference_ratio(data, h, refroot, preset=None):
 def run_quality(run, data, h, refroot):
     """The run-quality line, and whether the run is disturbed."""
     why, parts = [], []
-    cpus = num(h.get("cpus_online"))
     ls = load_summary(run)
     if ls is None:
         parts.append("load and steal time not recorded (a sweep before they were)")
