@@ -906,7 +906,12 @@ def merge_replicates(table, reps):
             p = tuple(r.get(c) for c in point)
             seen[p] = seen.get(p, 0) + int(r["count"] or 0)
             r["cumulative_fraction"] = _fmt_merged(seen[p] / total[p]) if total[p] else ""
-        out.sort(key=lambda r: (order.index(tuple(r.get(c, "") for c in keys))))
+        # Each point's buckets in order (a bucket only a later replicate
+        # filled would otherwise come after the others).
+        first = {}
+        for r in out:
+            first.setdefault(tuple(r.get(c) for c in point), len(first))
+        out.sort(key=lambda r: (first[tuple(r.get(c) for c in point)], int(r.get("bucket_lo_ns") or 0)))
     return out
 
 

@@ -37,6 +37,12 @@ lit = lambda v: {"pairing": "p", "forbidden_per_million": str(v), "forbidden_per
                  "forbidden_per_million_hi95": str(v + 1), "status": "ok"}
 g = merge_replicates("litmus", [[lit(0)], [lit(0)], [lit(30)]])[0]
 assert float(g["forbidden_per_million_lo95"]) == 0 and float(g["forbidden_per_million_hi95"]) > 10, g
+# A histogram: counts added, buckets in order, fractions from the sums.
+hb = lambda lo, n: {"mechanism": "m", "threads": "2", "bucket_lo_ns": str(lo), "bucket_hi_ns": str(lo),
+                    "count": str(n), "cumulative_fraction": "0"}
+hm = merge_replicates("latency-histogram", [[hb(10, 1), hb(30, 1)], [hb(20, 2)]])
+assert [(r["bucket_lo_ns"], r["count"], r["cumulative_fraction"]) for r in hm] == \
+    [("10", "1", "0.25"), ("20", "2", "0.75"), ("30", "1", "1")], hm
 PY
 ok $? "merge: mean of the processes, CI from their spread (t over 3), within-process CI kept, counts added, rate of the mean, a failed replicate kept"
 
