@@ -25,12 +25,7 @@ output under a missing directory|anatomy --output $TMP/missing/dir --save-events
 n=$(printf '%s\n' "$cases" | wc -l)
 plan $((n * 2 + 1))
 while IFS='|' read -r name args; do
-	# shellcheck disable=SC2086
-	"$MBBENCH" $args >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-	lines=$(wc -l <"$TMP/err")
-	[ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q '^mbbench: ' "$TMP/err"
-	ok $? "$name: exit 2 with one error line (rc=$rc, $lines lines: $(head -c 160 "$TMP/err"))"
+	usage_error "$name" "$args"
 	[ ! -s "$TMP/out" ] && [ ! -e "$TMP/missing" ] && [ ! -e "$TMP/out1" ] && [ ! -e "$TMP/out2" ] &&
 		[ ! -e "$TMP/ev3.txt" ] && [ -z "$(ls -A "$TMP/adir")" ]
 	ok $? "$name: nothing written"

@@ -48,12 +48,7 @@ no_victim() {
 	return 0
 }
 while IFS='|' read -r name args; do
-	# shellcheck disable=SC2086
-	"$MBBENCH" $args >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-	lines=$(wc -l <"$TMP/err")
-	[ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q '^mbbench: ' "$TMP/err"
-	ok $? "$name: exit 2 with one error line (rc=$rc, $lines lines: $(head -c 160 "$TMP/err"))"
+	usage_error "$name" "$args"
 	[ ! -s "$TMP/out" ] && [ ! -e "$TMP/missing" ] && [ ! -e x ] &&
 		no_victim
 	ok $? "$name: nothing written, no victim started"

@@ -71,3 +71,15 @@ can_drop() {
 	[ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
 		as_nobody sh -c 'exec "$1" --version' sh "$MBBENCH" >/dev/null 2>&1
 }
+
+# usage_error NAME ARGS: mbbench ARGS (split on blanks) must exit 2 with one
+# "mbbench: " line on stderr; one TAP line. Its output is in $TMP/out and
+# $TMP/err for the checks after it.
+usage_error() {
+	# shellcheck disable=SC2086
+	"$MBBENCH" $2 >"$TMP/out" 2>"$TMP/err"
+	_ue_rc=$?
+	_ue_lines=$(wc -l <"$TMP/err")
+	[ "$_ue_rc" -eq 2 ] && [ "$_ue_lines" -eq 1 ] && grep -q '^mbbench: ' "$TMP/err"
+	ok $? "$1: exit 2 with one error line (rc=$_ue_rc, $_ue_lines lines: $(head -c 160 "$TMP/err"))"
+}
