@@ -133,7 +133,7 @@ def section_reconcile(data, modes=None):
     return ["## One cost, one number", "",
             "One caller and one spinner on two CPUs, ns per barrier ± 95% CI, as each experiment measured it "
             "(contend: 1 / its rate). `agree` compares the means' CIs (not the latency median, nor a figure "
-            "from fewer than 5 repeats); a `no` puts the run's quality in doubt (Verdict).", "",
+            "from fewer than 3 processes or 5 repeats); a `no` puts the run's quality in doubt (Verdict).", "",
             md_table(["mechanism"] + labels + ["agree"], body), ""]
 
 
@@ -397,10 +397,19 @@ def rule_rcu(data):
         txt = fmt_ci(num(r[col]), num(r[col + "_ci95"]), unit="num", **ci_n(r))
         return txt.replace(" (n=", "/s (n=") if " (n=" in txt else txt + "/s"
 
+    def tied(t):
+        """The schemes a best one ties with: named when few, counted when
+        the CIs are too wide to rank most of them."""
+        if not t:
+            return ""
+        if len(t) <= 3:
+            return f"; tie with {', '.join(t)}"
+        return f"; tie with {len(t)} others: their CIs overlap (more processes, --full, can rank them)"
+
     t_rd, t_wr = ties(rd, "reads_per_s"), ties(wr, "writes_per_s")
     txt = (f"- **RCU**: reads dominate: {rd['scheme']} ({show(rd, 'reads_per_s')} reads"
-           + (f"; tie with {', '.join(t_rd)}" if t_rd else "") + f"); writes dominate: {wr['scheme']} "
-           f"({show(wr, 'writes_per_s')} writes" + (f"; tie with {', '.join(t_wr)}" if t_wr else "") + ")")
+           + tied(t_rd) + f"); writes dominate: {wr['scheme']} "
+           f"({show(wr, 'writes_per_s')} writes" + tied(t_wr) + ")")
     if rd is not wr:
         w = rcu_break_even(rd, wr)
         if not math.isnan(w):
