@@ -382,6 +382,7 @@ static int trace_point(struct ana_run *a, const struct mechanism *m, int T, int 
 		cpus[i] = pl->pu_os[i];
 	if (ana_trace_open(&tr, cpus, pl->n, cfg.caller, why, len)) {
 		free(cpus), free(u), free(tn);
+		free(cal0), free(cal1), free(busiest);
 		return -1;
 	}
 	free(cpus);
