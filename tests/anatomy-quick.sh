@@ -8,19 +8,9 @@
 # where the tracepoints cannot be had.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-PY=${PYTHON3:-python3}
-if ! command -v "$PY" >/dev/null 2>&1; then
-	echo "1..0 # SKIP python3 not found"
-	exit 77
-fi
-if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
-	echo "1..0 # SKIP anatomy needs 2 CPUs"
-	exit 77
-fi
-if ! "$MBBENCH" list --format csv | grep -q '^membarrier-private-expedited,1,'; then
-	echo "1..0 # SKIP membarrier-private-expedited is not available here"
-	exit 77
-fi
+need_python
+need_cpus 2 "anatomy needs 2 CPUs"
+need_mechanism membarrier-private-expedited
 run() {
 	rm -rf "$TMP/a"
 	"$MBBENCH" anatomy --mechanism membarrier-private-expedited,fence \

@@ -8,19 +8,9 @@
 # the parent with SIGKILL leaves no RT victim behind; oslat's JSON is read.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-PY=${PYTHON3:-python3}
-if ! command -v "$PY" >/dev/null 2>&1; then
-	echo "1..0 # SKIP python3 not found"
-	exit 0
-fi
-if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
-	echo "1..0 # SKIP disturb needs 2 CPUs"
-	exit 0
-fi
-if ! "$MBBENCH" list --format csv | grep -q '^membarrier-private-expedited,1,'; then
-	echo "1..0 # SKIP membarrier-private-expedited is not available here"
-	exit 0
-fi
+need_python
+need_cpus 2 "disturb needs 2 CPUs"
+need_mechanism membarrier-private-expedited
 plan 8
 
 # 1-2. 2000 barriers at 4000/s; every role on the first victim CPU in turn.

@@ -50,6 +50,23 @@ need_python() {
 	fi
 }
 
+# need_cpus N WHY: skip the whole test on a host with fewer CPUs online.
+need_cpus() {
+	if [ "$(getconf _NPROCESSORS_ONLN)" -lt "$1" ]; then
+		echo "1..0 # SKIP $2"
+		exit 0
+	fi
+}
+
+# need_mechanism NAME: skip the whole test where mbbench list says NAME
+# is not available here.
+need_mechanism() {
+	if ! "$MBBENCH" list --format csv | grep -q "^$1,1,"; then
+		echo "1..0 # SKIP $1 is not available here"
+		exit 0
+	fi
+}
+
 # Wait (10 s at most) until a sweep writing under DIR has begun its first point.
 wait_sweep_started() {
 	_i=0

@@ -5,10 +5,7 @@
 # proves the test can see a reordering on this host.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
-	echo "1..0 # SKIP needs two CPUs: on one CPU no store-buffer reordering is visible"
-	exit 0
-fi
+need_cpus 2 "needs two CPUs: on one CPU no store-buffer reordering is visible"
 forbidden="fence-both membarrier-private-expedited signal mprotect"
 plan 9
 "$MBBENCH" litmus --pairing "none,$(echo $forbidden | tr ' ' ,)" --duration 0.3 \
