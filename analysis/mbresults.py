@@ -1070,6 +1070,23 @@ def vm_aggregate(argv):
         with open(path, newline="") as f:
             return list(csv.DictReader(f))
 
+    def replicate_sets(pattern):
+        """{point dir: [rows of each replicate's disturb.csv]}: a guest ran
+        each point in several processes, DIR.1, DIR.2, ... (one, DIR, in
+        folders from before replicates)."""
+        sets = {}
+        for path in sorted(glob.glob(pattern)):
+            d = os.path.basename(os.path.dirname(path))
+            sets.setdefault(d.split(".")[0], []).append(rows(path))
+        return sets
+
+    def mean_ci(vals):
+        m = sum(vals) / len(vals)
+        if len(vals) < 2:
+            return m, ""
+        sd = math.sqrt(sum((v - m) ** 2 for v in vals) / (len(vals) - 1))
+        return m, f"{t_quantile_975(len(vals) - 1) * sd / math.sqrt(len(vals)):.3f}"
+
     res = []
     if what == "scale":
         cols = list(COLUMNS["vmscale"])
@@ -1081,28 +1098,40 @@ def vm_aggregate(argv):
                 if r["mechanism"] not in ran:
                     ran.append(r["mechanism"])
         for n in smps:
-            got = sorted(glob.glob(f"{out}/raw/smp{n}/k*/disturb.csv"))
+            got = replicate_sets(f"{out}/raw/smp{n}/k*/disturb.csv")
             if not got:
                 for m in ran or ["-"]:
                     res.append(dict(smp=n, mechanism=m, status="skipped", skip_reason=f"the -smp {n} guest failed (see stderr)"))
                 continue
-            for path in got:
-                k = os.path.basename(os.path.dirname(path))[1:]
+            for kdir in sorted(got, key=lambda d: int(d[1:])):
+                k = kdir[1:]
                 by = {}
-                for r in rows(path):
-                    by.setdefault(r["mechanism"], []).append(r)
-                for m, rs in by.items():
-                    storm = [r for r in rs if r["phase"] == "storm" and r["role"] != "caller"]
-                    if not storm or any(r["status"] != "ok" for r in storm):
-                        why = next((r["skip_reason"] for r in rs if r["status"] != "ok"), "no storm rows")
+                for rep in got[kdir]:
+                    mine = {}
+                    for r in rep:
+                        mine.setdefault(r["mechanism"], []).append(r)
+                    for m, rs in mine.items():
+                        by.setdefault(m, []).append(rs)
+                for m, reps in by.items():
+                    sums, barriers, why = [], 0, ""
+                    for rs in reps:
+                        storm = [r for r in rs if r["phase"] == "storm" and r["role"] != "caller"]
+                        if not storm or any(r["status"] != "ok" for r in storm):
+                            why = why or next((r["skip_reason"] for r in rs if r["status"] != "ok"), "no storm rows")
+                            continue
+                        def total(role=None):
+                            return sum(float(r["ipis_per_barrier"] or 0) for r in storm if role in (None, r["role"]))
+                        sums.append((total(), total("self-spin"), total("idle")))
+                        barriers += int(storm[0]["barriers"] or 0)
+                    if not sums:
                         res.append(dict(smp=n, k=k, mechanism=m, status="skipped", skip_reason=why))
                         continue
-                    tot = sum(float(r["ipis_per_barrier"] or 0) for r in storm)
-                    self_ = sum(float(r["ipis_per_barrier"] or 0) for r in storm if r["role"] == "self-spin")
-                    idle = sum(float(r["ipis_per_barrier"] or 0) for r in storm if r["role"] == "idle")
-                    res.append(dict(smp=n, k=k, mechanism=m, barriers=storm[0]["barriers"],
-                                    ipis_per_barrier_total=f"{tot:.3f}", ipis_per_barrier_self=f"{self_:.3f}",
-                                    ipis_per_barrier_idle=f"{idle:.3f}", expected_v1=int(n) - 1, expected_v5=k,
+                    tot, tot_ci = mean_ci([v[0] for v in sums])
+                    res.append(dict(smp=n, k=k, mechanism=m, barriers=barriers,
+                                    ipis_per_barrier_total=f"{tot:.3f}", ipis_per_barrier_total_ci95=tot_ci,
+                                    ipis_per_barrier_self=f"{mean_ci([v[1] for v in sums])[0]:.3f}",
+                                    ipis_per_barrier_idle=f"{mean_ci([v[2] for v in sums])[0]:.3f}",
+                                    expected_v1=int(n) - 1, expected_v5=k, replicates=len(sums),
                                     status="ok"))
         name = "vmscale.csv"
     else:
@@ -1112,7 +1141,8 @@ def vm_aggregate(argv):
         offered = {}
         if os.path.isfile(f"{d}/list.csv"):
             offered = {r["mechanism"]: (r["available"] == "1", r["reason"]) for r in rows(f"{d}/list.csv")}
-        dist = rows(f"{d}/iso/disturb.csv") if os.path.isfile(f"{d}/iso/disturb.csv") else []
+        reps = replicate_sets(f"{d}/iso*/disturb.csv").get("iso", [])
+        dist = merge_replicates("disturb", reps) if reps else []
         if not dist:
             res.append(dict(mechanism="-", status="skipped", skip_reason="the isolation guest failed (see stderr)"))
         for r in dist:
@@ -1122,6 +1152,8 @@ def vm_aggregate(argv):
             res.append(dict(mechanism=r["mechanism"], cpu=r["cpu"], role=r["role"],
                             isolated="yes" if r["cpu"] and int(r["cpu"]) in iso else "no",
                             barriers=r["barriers"] if ok else "", ipis_per_barrier=r["ipis_per_barrier"] if ok else "",
+                            ipis_per_barrier_ci95=r.get("ipis_per_barrier_ci95", "") if ok else "",
+                            replicates=r.get("replicates", "") if ok else "",
                             status=r["status"], skip_reason=r["skip_reason"]))
         name = "isolation.csv"
     tmp = f"{out}/{name}.tmp"

@@ -7,8 +7,9 @@
 # log2 x, linear y (a mechanism that sends no IPI stays visible at 0); the
 # reference lines N - 1 and k are drawn dashed and named in the key. Points
 # are dodged sideways so equal counts do not hide each other, and not
-# joined (only powers of 2 were measured). vmscale.csv holds one storm per point and no CI; a
-# count below 0 (the baseline's noise) is drawn at 0. Reads vmscale.csv
+# joined (only powers of 2 were measured). Each point is the mean over the guest's processes;
+# its CI (ipis_per_barrier_total_ci95) stays in the CSV, not drawn: the counts are whole IPIs
+# and their spread is hundredths. A count below 0 (the baseline's noise) is drawn at 0. Reads vmscale.csv
 # only. Variables: in, mechs, title_text, style.
 load style
 set datafile separator ","

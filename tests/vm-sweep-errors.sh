@@ -38,6 +38,10 @@ sweep with two numbers for a topology|sweep --topology 2,4
 sweep with a zero in the topology|sweep --topology 2,0,2
 sweep with more vCPUs than CONFIG_NR_CPUS|sweep --topology 4,9,2
 sweep with a budget below 10 s|sweep --budget 5
+replicates 0|scale --smp 2 --replicates 0
+replicates above 10|scale --smp 2 --replicates 11
+replicates garbage|isolation --replicates three
+sweep with replicates|sweep --replicates 2
 sweep with a budget of garbage|sweep --budget soon
 budget outside sweep|scale --smp 2 --budget 300
 sweep into a non-empty folder|sweep --mbbench-static $MBBENCH --out $TMP/full"
