@@ -576,9 +576,12 @@ static int exp_contend_main(int argc, char **argv)
 }
 
 /* The sweep: the expedited mutex against the schemes not behind it (no
- * membarrier command), at every caller count, threads and processes. */
+ * membarrier command), at every caller count, threads and processes; and
+ * the targeted command (one CPU) against the whole-process one, for the
+ * serialization factor. */
 static const struct mech_pick contend_picks[] = {
 	{ .all = MC_IPI, .cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED },
+	{ .all = MC_IPI, .none = MC_PROCESS_WIDE, .cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ },
 	{ .all = MC_IPI, .cmd = PICK_NO_CMD },
 };
 
