@@ -143,9 +143,12 @@ static void worker_init(void *arg, int i)
 {
 	struct worker_group *g = arg;
 	struct run *r = g->r;
+	int w = g->idx[i];
 
+	/* Team indices: spinners first, callers after them, so a targeted
+	 * command (rseq-cpu: the lowest index's CPU) hits a spinner. */
 	if (r->m->thread_init)
-		r->m->thread_init(r->m, g->idx[i]);
+		r->m->thread_init(r->m, w < r->callers ? r->spinners + w : w - r->callers);
 	atomic_fetch_add(&r->sh->ready, 1);
 }
 
