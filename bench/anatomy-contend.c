@@ -238,7 +238,7 @@ int ana_contended(struct ana_contenders *c, const struct ana_contend_point *p,
 				table_set_num(p->pt, r, ci[k], pct_batches_ci95(&bp, k));
 		long online = sysconf(_SC_NPROCESSORS_ONLN);
 
-		results_note(p->res, "%s T=%d: %s p50 %.0f ns traced alone, %.0f ns with %d callers issuing it (%d other process%s, %lu of their barriers meanwhile): the difference, %.0f ns, is the wait on the expedited mutex%s",
+		results_note(p->res, "%s T=%d: %s p50 %.0f ns traced alone, %.0f ns with %d callers issuing it (%d other process%s, %lu of their barriers meanwhile): the difference, %.0f ns, is the wait on the expedited mutex where it exceeds both rows' p50_ns_ci95%s",
 			     p->m->name, p->T, ana_phase_name(ph), p->alone_p50, hist_percentile(&all, 50),
 			     c->n + 1, c->n, c->n == 1 ? "" : "es", atomic_load(&c->sh->calls) - calls0,
 			     hist_percentile(&all, 50) - p->alone_p50,
