@@ -821,6 +821,29 @@ def _fmt_merged(v, integer=False):
     return str(int(round(v))) if integer else f"{v:.7g}"
 
 
+def _serialization_merged(rows):
+    """contend's serialization_factor of merged rows: a ratio of the merged
+    aggregate means (C over C=1 of the same mechanism and mode), never a
+    mean of the replicates' ratios, with its CI from the merged aggregates'
+    half-widths (between replicates). Rows whose replicates gave no factor
+    (threads mode, skipped with a reason) keep theirs."""
+    ones = {(r.get("mechanism"), r.get("mode")): r for r in rows
+            if r.get("callers") == "1" and r.get("status", "ok") == "ok"}
+    for r in rows:
+        one = ones.get((r.get("mechanism"), r.get("mode")))
+        if r.get("serialization_factor", "") == "" or one is None or r.get("status", "ok") != "ok":
+            continue
+        a, a1 = num(r.get("aggregate_calls_per_s")), num(one.get("aggregate_calls_per_s"))
+        if not (a > 0 and a1 > 0):
+            continue
+        f = 1.0 if r is one else a / a1
+        r["serialization_factor"] = _fmt_merged(f)
+        h, h1 = num(r.get("aggregate_calls_per_s_ci95")), num(one.get("aggregate_calls_per_s_ci95"))
+        if "serialization_factor_ci95" in r:
+            r["serialization_factor_ci95"] = ("" if r is one or math.isnan(h) or math.isnan(h1) else
+                                              _fmt_merged(f * math.sqrt((h / a) ** 2 + (h1 / a1) ** 2)))
+
+
 def merge_replicates(table, reps):
     """One table's rows of one point measured in several processes: reps is
     a list of row lists, one per replicate. Rows are matched by the table's
@@ -895,6 +918,8 @@ def merge_replicates(table, reps):
             if "calls_per_s_ci95_within" in row:
                 row["calls_per_s_ci95_within"] = _fmt_merged(1e9 / ns * hw / ns) if not math.isnan(hw) else ""
         out.append(row)
+    if table == "contend":
+        _serialization_merged(out)
     if "cumulative_fraction" in cols:
         # A histogram: the merged counts give the fractions again, per point.
         point = [c for c in keys if c in cols and cols[c]["role"] == "key" and not c.startswith("bucket")]

@@ -7,6 +7,8 @@
 #ifndef MBBENCH_ANATOMY_TRACE_H
 #define MBBENCH_ANATOMY_TRACE_H
 
+#include <sys/types.h>
+
 #include "anatomy.h"
 
 /* The tracepoint groups: a group is usable when all of its are there. */
@@ -63,5 +65,36 @@ struct ana_skew {
 	int rounds, violations;
 };
 int ana_clock_skew(int cpu_a, int cpu_b, int rounds, struct ana_skew *out, char *why, size_t len);
+
+/*
+ * --contenders (anatomy-contend.c): `others` processes of the mechanism,
+ * started idle before the team; ana_contended releases them and traces
+ * nb batches with them running, adding the `*-contended` phase row and a
+ * note; ana_contenders_stop kills and reaps them (they also die with
+ * mbbench: PR_SET_PDEATHSIG).
+ */
+struct ana_shared;
+struct ana_contenders {
+	int n;
+	pid_t *pid;
+	struct ana_shared *sh;
+};
+struct mechanism;
+struct table;
+struct results;
+struct ana_contend_point {
+	const struct mechanism *m;
+	int T, nb, barriers, csd;
+	struct ana_trace *tr;
+	const struct ana_cfg *cfg;
+	struct table *pt;	/* anatomy-phases */
+	struct results *res;
+	double alone_p50;	/* the phase traced alone */
+};
+int ana_contenders_start(struct ana_contenders *c, const struct mechanism *m, int others,
+			 char *why, size_t len);
+int ana_contended(struct ana_contenders *c, const struct ana_contend_point *p,
+		  char *why, size_t len);
+void ana_contenders_stop(struct ana_contenders *c);
 
 #endif

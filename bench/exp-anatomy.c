@@ -78,7 +78,7 @@ static const struct col phase_cols[] = {
 	COL_KEY("mechanism", COL_STR, "", COL_REQ, "the point's mechanism"),
 	COL_KEY("threads", COL_INT, "", COL_REQ | COL_POS, "the point's T"),
 	COL_KEY("phase", COL_STR, "", COL_REQ,
-		"`setup` (entry -> first queue), `send` (first queue -> first IPI sent), `delivery` (queue -> handler entry), `handler`, `wait` (last handler exit -> exit), `total`; without csd:* `to-ipi` and `after-ipi`"),
+		"`setup` (entry -> first queue), `send` (first queue -> first IPI sent), `delivery` (queue -> handler entry), `handler`, `wait` (last handler exit -> exit), `total`; without csd:* `to-ipi` and `after-ipi`; with `--contenders N`, `setup-contended` (`to-ipi-contended`): that phase while N - 1 other processes issue the same command"),
 	COL_KEY("target_cpu", COL_STR, "", COL_REQ,
 		"`all` (every target pooled, or a phase of the whole barrier), a target's OS CPU, or `other` (a CPU outside the team)"),
 	COL_COUNT("samples", COL_INT, COL_REQ, "complete windows contributing"),
@@ -128,6 +128,8 @@ struct ana_run {
 	struct results *res;
 	FILE *events;		/* --save-events, in memory until the end */
 	uint64_t tol_ns;
+	int contenders;		/* --contenders: callers in all; 0: none */
+	struct ana_contenders cont;
 };
 
 static int slot_of(const struct placement *pl, int cpu)
@@ -455,6 +457,10 @@ static int trace_point(struct ana_run *a, const struct mechanism *m, int T, int 
 		fill_row(a, row, m, T, &sum, &tr, u, tn, nb, s, ns, &hu, &ht,
 			 fu_ok && ucalls ? fmin(1, (double)sent / (double)ucalls) : -1);
 		phase_rows(a, m, T, pl, s, ns);
+		struct ana_contend_point cp = { m, T, nb, a->barriers, csd, &tr, &cfg, a->pt, a->res,
+						p50_of(s, ns, csd ? PH_SETUP : PH_TO_IPI) };
+		if (a->contenders && ana_contended(&a->cont, &cp, why, len))
+			results_note(a->res, "%s T=%d: no contended phase: %s", m->name, T, why);
 		if (!csd)
 			results_note(a->res, "%s T=%d: %s; from ipi:* alone only entry -> first IPI sent and IPI sent -> exit",
 				     m->name, T, tr.why[ANA_G_CSD]);
@@ -487,7 +493,12 @@ static void anatomy_point(struct ana_run *a, const struct mechanism *m, int T)
 		row_skip(a->t, r, "T=1: no other CPU to interrupt");
 		return;
 	}
+	if (a->contenders && ana_contenders_start(&a->cont, m, a->contenders - 1, why, sizeof(why))) {
+		row_skip(a->t, r, why);
+		return;
+	}
 	if (team_for(&team, a->o, m, T, &pl, why, sizeof(why))) {
+		ana_contenders_stop(&a->cont);
 		row_skip(a->t, r, why);
 		return;
 	}
@@ -502,6 +513,7 @@ static void anatomy_point(struct ana_run *a, const struct mechanism *m, int T)
 		table_set_str(a->t, r, "status", "ok");
 		table_set_topology(a->t, r, a->o->topo, &pl);
 	}
+	ana_contenders_stop(&a->cont);
 	placement_free(&pl);
 }
 
@@ -558,6 +570,9 @@ static int exp_anatomy_main(int argc, char **argv)
 			&a.barriers, 2, 10000000, "(a count from 2 to 10000000)"),
 		OPT_STRING("save-events", "FILE", "also write the decoded events, one per line, to FILE",
 			   &a.save),
+		OPT_INT("contenders", "N", "also trace with N callers of the command in all (N - 1\n"
+			"other processes): the entry -> queue phase's mutex wait",
+			&a.contenders, 2, 256, "(callers in all, from 2 to 256)"),
 		OPT_END(),
 	};
 	struct exp_spec spec = {

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "barrier.h"
+#include "contend.h"
 #include "experiment.h"
 #include "pinned.h"
 #include "points.h"
@@ -63,11 +64,18 @@ static const struct col contend_cols[] = {
 	COL_INFO("ci_achieved_pct", COL_NUM, "%", 0, "with `--ci-target`: the half-width reached, % of the aggregate's mean"),
 	COL_INFO("ci_target_met", COL_INT, "", 0,
 		 "with `--ci-target`: 1 if met within `--max-repeat` (after one discarded warm-up repeat), else 0"),
+	COL_MEASURE("serialization_factor", COL_NUM, "", HIGHER, NONE, 0,
+		    "processes mode: `aggregate_calls_per_s` over that of C=1 (same mechanism); 1 = the callers take turns, C = they run side by side; empty in threads mode and where `serialization_skip_reason` says why"),
+	COL_CI95("serialization_factor_ci95", "serialization_factor", "", 0,
+		 "its 95% CI half-width, from both aggregates' (first order); empty at C=1"),
+	COL_INFO("serialization_skip_reason", COL_STR, "", 0,
+		 "processes mode, an `ok` row: why it has no factor (oversubscribed, no C=1 point)"),
 };
 
 const struct table_schema contend_table = {
 	.name = "contend", .experiment = "contend", .analysed = 1,
 	.rows = "One row per (mechanism, mode, callers). C callers issue barriers at full speed for `--duration`; spinners keep the other CPUs busy. The topology columns count the other callers and every spinner, in all processes.",
+	.notes = "serialization_factor (processes mode) = aggregate_calls_per_s at C / aggregate_calls_per_s at C=1 of the same mechanism, computed once every point is measured (and, in a sweep's merged table, from the merged means); its CI half-width is factor x sqrt((h_C/a_C)^2 + (h_1/a_1)^2). It is left empty, with serialization_skip_reason, where the C point or the C=1 point is oversubscribed (callers and their spinners cannot each have a CPU) or has no spinners (nothing to target: a one-thread process's barrier returns before the kernel's mutex).",
 	.cols = contend_cols, .ncols = NCOLS(contend_cols),
 };
 
@@ -135,9 +143,12 @@ static void worker_init(void *arg, int i)
 {
 	struct worker_group *g = arg;
 	struct run *r = g->r;
+	int w = g->idx[i];
 
+	/* Team indices: spinners first, callers after them, so a targeted
+	 * command (rseq-cpu: the lowest index's CPU) hits a spinner. */
 	if (r->m->thread_init)
-		r->m->thread_init(r->m, g->idx[i]);
+		r->m->thread_init(r->m, w < r->callers ? r->spinners + w : w - r->callers);
 	atomic_fetch_add(&r->sh->ready, 1);
 }
 
@@ -558,6 +569,7 @@ static int exp_contend_main(int argc, char **argv)
 			}
 		}
 	}
+	contend_serialization(&t, npus);
 	results_note(&res, "expedited membarrier commands share one kernel mutex (membarrier_ipi_mutex) since the CVE-2024-26602 fix; signal takes a per-process user-space lock (as liburcu does) and mprotect the mm lock instead");
 	results_emit(&res);
 	table_free(&t);
@@ -567,9 +579,12 @@ static int exp_contend_main(int argc, char **argv)
 }
 
 /* The sweep: the expedited mutex against the schemes not behind it (no
- * membarrier command), at every caller count, threads and processes. */
+ * membarrier command), at every caller count, threads and processes; and
+ * the targeted command (one CPU) against the whole-process one, for the
+ * serialization factor. */
 static const struct mech_pick contend_picks[] = {
 	{ .all = MC_IPI, .cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED },
+	{ .all = MC_IPI, .none = MC_PROCESS_WIDE, .cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ },
 	{ .all = MC_IPI, .cmd = PICK_NO_CMD },
 };
 

@@ -20,7 +20,12 @@ stray argument|anatomy extra
 save-events under a missing directory|anatomy --save-events $TMP/missing/ev.txt --output $TMP/out1
 save-events naming a directory|anatomy --save-events $TMP/adir --output $TMP/out2
 save-events in /proc|anatomy --save-events /proc/self/mbbench-ev.txt
-output under a missing directory|anatomy --output $TMP/missing/dir --save-events $TMP/ev3.txt"
+output under a missing directory|anatomy --output $TMP/missing/dir --save-events $TMP/ev3.txt
+contenders 0|anatomy --contenders 0 --output $TMP/out1 --save-events $TMP/ev3.txt
+contenders 1|anatomy --contenders 1 --output $TMP/out1
+contenders negative|anatomy --contenders -3 --output $TMP/out1
+contenders huge|anatomy --contenders 100000 --output $TMP/out1 --save-events $TMP/ev3.txt
+contenders garbage|anatomy --contenders two --output $TMP/out1"
 
 n=$(printf '%s\n' "$cases" | wc -l)
 plan $((n * 2 + 1))
