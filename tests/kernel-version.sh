@@ -180,8 +180,8 @@ else
 	rc=0
 	"$BK" --source 6.12 --check-only >"$TMP/out" 2>"$TMP/err" || rc=$?
 	show
-	ok "$([ $rc = 0 ] && grep -q '6.12/series (3 patches) .*apply to linux-source-6.12 ' "$TMP/out"; echo $?)" \
-		"the installed linux-source-6.12: the 6.12 series and fixes/ apply"
+	ok "$([ $rc = 0 ] && grep -q '6.12/series (3 patches), fixes/series (1) and percpu-mutex/series (1) apply to linux-source-6.12 ' "$TMP/out"; echo $?)" \
+		"the installed linux-source-6.12: the 6.12 series, fixes/ and percpu-mutex/ apply"
 fi
 check t176 --source 6.12 --check-only
 show
