@@ -1211,26 +1211,36 @@ def vm_aggregate(argv):
 
 
 
+# Columns ab.csv also carries, one per kernel, when a kernel's CSV has them
+# (contend's serialization factor).
+_AB_EXTRA = ("serialization_factor",)
+
+
 def vm_ab(argv):
     out, name, kernels = argv[0], argv[1], argv[2:]
     table = name[:-len(".csv")]
     keys = KEYS[table]
-    # The table's first measure: IPIs per barrier.
+    # The table's first measure (vmscale: IPIs per barrier; contend: the
+    # aggregate rate; anatomy: the untraced ns per barrier).
     fig = next(c["name"] for c in TABLES[table]["columns"] if c["role"] == "measure")
+    figs = [fig]
     table, order = {}, []
     for k in kernels:
         with open(os.path.join(out, k, name), newline="") as f:
-            for r in csv.DictReader(f):
+            rd = csv.DictReader(f)
+            figs += [c for c in _AB_EXTRA if c in (rd.fieldnames or []) and c not in figs]
+            for r in rd:
                 key = tuple(r.get(c, "") for c in keys)
                 if key not in table:
                     table[key] = {}
                     order.append(key)
-                table[key][k] = r[fig] if r["status"] == "ok" else ""
+                for c in figs:
+                    table[key][(c, k)] = r.get(c, "") or "" if r["status"] == "ok" else ""
     with open(os.path.join(out, "ab.csv.tmp"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(list(keys) + [f"{fig}_{k}" for k in kernels])
+        w.writerow(list(keys) + [f"{c}_{k}" for c in figs for k in kernels])
         for key in order:
-            w.writerow(list(key) + [table[key].get(k, "") for k in kernels])
+            w.writerow(list(key) + [table[key].get((c, k), "") for c in figs for k in kernels])
     os.replace(os.path.join(out, "ab.csv.tmp"), os.path.join(out, "ab.csv"))
 
 

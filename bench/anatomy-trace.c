@@ -45,6 +45,8 @@ static const struct {
 	{ "csd/csd_function_exit", ANA_HEXIT, ANA_G_CSD, 0, NULL, "func", "csd" },
 	{ "ipi/ipi_send_cpu", ANA_IPI, ANA_G_IPI, 1, "cpu", NULL, NULL },
 	{ "ipi/ipi_send_cpumask", ANA_IPI, ANA_G_IPI, 1, "cpumask", NULL, NULL },
+	{ "raw_syscalls/sys_enter", ANA_ENTER, ANA_G_RAWSYS, 1, NULL, NULL, NULL },
+	{ "raw_syscalls/sys_exit", ANA_EXIT, ANA_G_RAWSYS, 1, NULL, NULL, NULL },
 };
 #define NTPS ((int)(sizeof(tps) / sizeof(tps[0])))
 _Static_assert(NTPS == ANA_NTPS, "ANA_NTPS is the number of tracepoints");
@@ -88,9 +90,47 @@ static int field(const char *fmt, const char *name, int *off, int *size, char *w
 	return 0;
 }
 
+/* tracefs is mounted (its events directory is there) under some root. */
+static int tracefs_mounted(void)
+{
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		char path[256];
+
+		snprintf(path, sizeof(path), "%s/events", roots[i]);
+		if (access(path, F_OK) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Of the two syscall groups, open one: syscalls:*, else raw_syscalls:*. */
+static void pick_syscalls(struct ana_trace *tr)
+{
+	int drop;
+
+	if (!tr->why[ANA_G_SYSCALL][0]) {
+		drop = ANA_G_RAWSYS;
+	} else if (!tr->why[ANA_G_RAWSYS][0]) {
+		drop = ANA_G_SYSCALL;
+		tr->why[ANA_G_SYSCALL][0] = '\0';
+		tr->raw_syscalls = 1;
+	} else {
+		size_t n = strlen(tr->why[ANA_G_SYSCALL]);
+
+		snprintf(tr->why[ANA_G_SYSCALL] + n, sizeof(tr->why[ANA_G_SYSCALL]) - n,
+			 "; no raw_syscalls:* either");
+		drop = -1;
+	}
+	for (int i = 0; i < NTPS; i++)
+		if (tps[i].group == drop)
+			tr->tp[i].id = -1;
+}
+
 /* Read every format file; a group lacks its reason when a tracepoint is absent. */
 static void describe(struct ana_trace *tr)
 {
+	int mounted = tracefs_mounted();
+
 	for (int i = 0; i < NTPS; i++) {
 		struct ana_tp *p = &tr->tp[i];
 		int eacces = 0, g = tps[i].group, sz;
@@ -104,11 +144,16 @@ static void describe(struct ana_trace *tr)
 				snprintf(tr->why[g], sizeof(tr->why[g]),
 					 "tracefs is not readable here (%s/events/%s: permission denied)",
 					 roots[0], tps[i].event);
+			else if (!mounted)
+				snprintf(tr->why[g], sizeof(tr->why[g]),
+					 "tracefs is not mounted (at %s or %s), so tracepoint %s cannot be found",
+					 roots[0], roots[1], tps[i].event);
 			else
 				snprintf(tr->why[g], sizeof(tr->why[g]),
-					 "tracepoint %s not found (tracefs not mounted at %s or %s, or the kernel lacks it%s)",
-					 tps[i].event, roots[0], roots[1],
-					 g == ANA_G_CSD ? ": csd tracepoints arrived in Linux 6.3" : "");
+					 "tracepoint %s not found: the kernel lacks it%s",
+					 tps[i].event,
+					 g == ANA_G_CSD ? " (csd tracepoints arrived in Linux 6.3)" :
+					 g == ANA_G_SYSCALL ? " (CONFIG_FTRACE_SYSCALLS)" : "");
 			goto next;
 		}
 		p->id = ana_format_id(fmt);
@@ -125,9 +170,10 @@ static void describe(struct ana_trace *tr)
 next:
 		free(fmt);
 	}
+	pick_syscalls(tr);
 }
 
-static int open_tp(const struct ana_tp *p, int cpu, int filter_tid)
+static int open_tp(const struct ana_tp *p, int cpu, int filter_tid, int raw)
 {
 	struct perf_event_attr a;
 	int fd;
@@ -145,9 +191,13 @@ static int open_tp(const struct ana_tp *p, int cpu, int filter_tid)
 	if (fd < 0)
 		return -errno;
 	if (filter_tid > 0) {
-		char filt[64];
+		char filt[96];
 
-		snprintf(filt, sizeof(filt), "common_pid == %d", filter_tid);
+		if (raw)	/* raw_syscalls:*: the barriers' system calls only */
+			snprintf(filt, sizeof(filt), "common_pid == %d && (id == %d || id == %d)",
+				 filter_tid, (int)SYS_membarrier, (int)SYS_mprotect);
+		else
+			snprintf(filt, sizeof(filt), "common_pid == %d", filter_tid);
 		if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filt) < 0) {
 			int e = errno;
 
@@ -189,7 +239,7 @@ int ana_trace_open(struct ana_trace *tr, const int *cpus, int ncpus, int caller,
 		return -1;
 	}
 	if (tr->why[ANA_G_CSD][0] && tr->why[ANA_G_IPI][0]) {
-		snprintf(why, len, "neither csd:* (%.100s) nor ipi:* (%.100s)",
+		snprintf(why, len, "neither csd:* (%.200s) nor ipi:* (%.200s)",
 			 tr->why[ANA_G_CSD], tr->why[ANA_G_IPI]);
 		return -1;
 	}
@@ -207,7 +257,8 @@ int ana_trace_open(struct ana_trace *tr, const int *cpus, int ncpus, int caller,
 
 			if (tr->tp[i].id < 0)
 				continue;
-			fd = open_tp(&tr->tp[i], cpus[c], tps[i].mine ? caller : 0);
+			fd = open_tp(&tr->tp[i], cpus[c], tps[i].mine ? caller : 0,
+				     tps[i].group == ANA_G_RAWSYS);
 			if (fd < 0) {
 				ipi_perf_why(-fd, why, len);
 				goto fail;

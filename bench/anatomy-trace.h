@@ -11,12 +11,17 @@
 
 #include "anatomy.h"
 
-/* The tracepoint groups: a group is usable when all of its are there. */
-enum { ANA_G_SYSCALL, ANA_G_CSD, ANA_G_IPI, ANA_NGROUPS };
+/*
+ * The tracepoint groups: a group is usable when all of its are there.
+ * ANA_G_RAWSYS (raw_syscalls:sys_enter/exit, filtered on the syscall
+ * number) stands in for ANA_G_SYSCALL on a kernel without
+ * CONFIG_FTRACE_SYSCALLS; only one of the two is opened.
+ */
+enum { ANA_G_SYSCALL, ANA_G_CSD, ANA_G_IPI, ANA_G_RAWSYS, ANA_NGROUPS };
 
 /* Pages of one CPU's ring buffer (a power of two): 1 MiB with 4 KiB pages. */
 #define ANA_RING_PAGES 256
-#define ANA_NTPS 9
+#define ANA_NTPS 11
 
 struct ana_tp {
 	long id;		/* -1: not usable */
@@ -36,10 +41,12 @@ struct ana_trace {
 	size_t nev, cap;
 	uint64_t lost;		/* PERF_RECORD_LOST: records the kernel dropped */
 	uint64_t undecoded;	/* samples of no known tracepoint */
+	int raw_syscalls;	/* the syscall windows come from raw_syscalls:* */
 };
 
-/* The format files only: 0 when the syscall tracepoints are there, else -1
- * with tr->why[ANA_G_SYSCALL]; tr->why of the other groups says what lacks. */
+/* The format files only: 0 when the syscall tracepoints (or raw_syscalls:*)
+ * are there, else -1 with tr->why[ANA_G_SYSCALL]; tr->why of the other
+ * groups says what lacks. */
 int ana_trace_probe(struct ana_trace *tr);
 /*
  * Open every usable tracepoint on the CPUs given, disabled, the caller's

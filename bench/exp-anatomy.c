@@ -464,6 +464,9 @@ static int trace_point(struct ana_run *a, const struct mechanism *m, int T, int 
 		if (!csd)
 			results_note(a->res, "%s T=%d: %s; from ipi:* alone only entry -> first IPI sent and IPI sent -> exit",
 				     m->name, T, tr.why[ANA_G_CSD]);
+		if (tr.raw_syscalls)
+			results_note(a->res, "%s T=%d: syscall entry and exit from raw_syscalls:* filtered on the system call's number (no syscalls:*: CONFIG_FTRACE_SYSCALLS is off)",
+				     m->name, T);
 	}
 	series_free(s, ns);
 	hist_free(&hu);

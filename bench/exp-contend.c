@@ -139,16 +139,25 @@ static void caller_loop(struct run *r, int i)
 	}
 }
 
+/*
+ * The team index a worker gives thread_init: spinners first, then the
+ * callers. A mechanism that aims at its first team thread (the targeted
+ * RSEQ command) so aims at the first spinner of the caller's own process,
+ * as in calls, not at a caller: in processes mode each caller process
+ * targets its own spinner's CPU, so the targets differ.
+ */
+static int team_index(const struct run *r, int idx)
+{
+	return idx >= r->callers ? idx - r->callers : r->spinners + idx;
+}
+
 static void worker_init(void *arg, int i)
 {
 	struct worker_group *g = arg;
 	struct run *r = g->r;
-	int w = g->idx[i];
 
-	/* Team indices: spinners first, callers after them, so a targeted
-	 * command (rseq-cpu: the lowest index's CPU) hits a spinner. */
 	if (r->m->thread_init)
-		r->m->thread_init(r->m, w < r->callers ? r->spinners + w : w - r->callers);
+		r->m->thread_init(r->m, team_index(r, g->idx[i]));
 	atomic_fetch_add(&r->sh->ready, 1);
 }
 

@@ -25,10 +25,10 @@ kp_sources() {
 
 # kp_select SOURCE VARIANT: set the paths of one kernel. SOURCE is a
 # directory of kernel-patch/ with a VERSION file; VARIANT is fixed (the
-# seed series, then the fixes in fixes/series) or unfixed (the seed series
-# only). Variants share the source and build trees, and keep their own
-# bzImage and stamp, so switching between them rebuilds only what the
-# fixes touch.
+# seed series, then the fixes in fixes/series), unfixed (the seed series
+# only) or percpu-mutex (fixed, then percpu-mutex/series). Variants share
+# the source and build trees, and keep their own bzImage and stamp, so
+# switching between them rebuilds only what their patches touch.
 kp_select() {
 	case $1 in
 	'' | */* | .*) SOURCE_DIR=/nonexistent ;;
@@ -37,13 +37,15 @@ kp_select() {
 	[ -f "$SOURCE_DIR/VERSION" ] ||
 		die "unknown kernel source '$1' (known: $(kp_sources | paste -sd' '); set --source or KERNEL_SOURCE)"
 	case $2 in
-	fixed | unfixed) ;;
-	*) die "unknown kernel variant '$2' (use fixed or unfixed; set --variant or KERNEL_VARIANT)" ;;
+	fixed | unfixed | percpu-mutex) ;;
+	*) die "unknown kernel variant '$2' (use fixed, unfixed or percpu-mutex; set --variant or KERNEL_VARIANT)" ;;
 	esac
 	KERNEL_SOURCE=$1
 	KERNEL_VARIANT=$2
 	FIXES_DIR=$KP_DIR/fixes
 	[ ! -f "$SOURCE_DIR/fixes/series" ] || FIXES_DIR=$SOURCE_DIR/fixes
+	PERCPU_DIR=$KP_DIR/percpu-mutex
+	[ ! -f "$SOURCE_DIR/percpu-mutex/series" ] || PERCPU_DIR=$SOURCE_DIR/percpu-mutex
 	CONFIG_FRAGMENT=$KP_DIR/config-fragment
 	[ ! -f "$SOURCE_DIR/config-fragment" ] || CONFIG_FRAGMENT=$SOURCE_DIR/config-fragment
 	DEBIAN_PACKAGE=$(kp_version DEBIAN_PACKAGE)
@@ -148,11 +150,14 @@ series_in() {
 }
 
 # Every patch build-kernel may apply to the selected source: the seed
-# series, then the fixes, whatever the variant.
+# series, then the fixes, then percpu-mutex/, whatever the variant.
 all_patches() {
 	seed_patches
 	if [ -f "$FIXES_DIR/series" ]; then
 		series_in "$FIXES_DIR"
+	fi
+	if [ -f "$PERCPU_DIR/series" ]; then
+		series_in "$PERCPU_DIR"
 	fi
 }
 
@@ -169,11 +174,14 @@ seed_patches() {
 }
 
 # Every patch of the selected kernel, in order: the seed series, then the
-# fixes unless the variant is unfixed.
+# fixes unless the variant is unfixed, then percpu-mutex/ for that variant.
 series_patches() {
 	seed_patches
-	if [ "$KERNEL_VARIANT" = fixed ] && [ -f "$FIXES_DIR/series" ]; then
+	if [ "$KERNEL_VARIANT" != unfixed ] && [ -f "$FIXES_DIR/series" ]; then
 		series_in "$FIXES_DIR"
+	fi
+	if [ "$KERNEL_VARIANT" = percpu-mutex ] && [ -f "$PERCPU_DIR/series" ]; then
+		series_in "$PERCPU_DIR"
 	fi
 }
 

@@ -23,6 +23,8 @@
 #                                    --format csv` (again while it cannot
 #                                    tell, 3 runs at most), and the whole
 #                                    human `mbbench doctor`, ditto
+#   anatomy                          `mbbench anatomy` of PRIVATE_EXPEDITED
+#                                    at T = 2, 3, 4 (csv in anatomy-out/)
 #   kselftest                        /usr/lib/kselftest/run_kselftest.sh:
 #                                    the membarrier kselftests with the
 #                                    upstream series' new test, built and
@@ -30,8 +32,9 @@
 #                                    check-kernel put them there)
 #
 # With arguments, only the named groups run: ctxsw, selftests, lazy,
-# ipi-check, mbbench, litmus, doctor, kselftest (check-kernel's boot of
-# the unfixed kernel runs "ctxsw lazy litmus doctor kselftest").
+# ipi-check, mbbench, litmus, doctor, anatomy, kselftest (check-kernel's
+# boot of the unfixed kernel runs "ctxsw lazy litmus doctor kselftest",
+# that of the percpu-mutex kernel "kselftest").
 
 run() {
 	name=$1
@@ -82,6 +85,11 @@ if [ -x /bin/mbbench ] && want doctor; then
 		grep -q '^lazy-mm,[^,]*,cannot tell,' doctor-lazy.out || break
 	done
 	run doctor mbbench doctor
+fi
+if [ -x /bin/mbbench ] && want anatomy; then
+	run anatomy mbbench anatomy --mechanism membarrier-private-expedited \
+		--threads 2,3,4 --barriers "${ANATOMY_BARRIERS:-300}" --repeat 3 \
+		--format csv --output "$PWD/anatomy-out"
 fi
 # The runner's runner.sh sends each test's output to "$logfile", which is
 # /dev/stdout: reopened on a regular file (run's NAME.out) it writes from

@@ -3,7 +3,7 @@
 #
 # /init of the membarrier-bench VM (installed by make-initramfs).
 #
-# Mounts proc, sys and devtmpfs, runs the command in /etc/mbb/cmd (added by
+# Mounts proc, sys, devtmpfs and tracefs, runs the command in /etc/mbb/cmd (added by
 # run-vm or baked in by make-initramfs --cmd) or, failing that, the one in
 # the mbb_cmd kernel parameter, from /results as working directory. Prints
 # markers on the serial console that run-vm parses, sends /results back as
@@ -13,6 +13,9 @@ export PATH=/bin:/usr/lib/membarrier-selftests
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
+# tracefs, for mbbench anatomy's tracepoints (format files and IDs);
+# the kernel has it with CONFIG_TRACING (config-fragment: FTRACE).
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 # devtmpfs has device nodes only; scripts such as kselftest's runner.sh
 # write to /dev/stdout, which would otherwise become a regular file.
 ln -sf /proc/self/fd /dev/fd

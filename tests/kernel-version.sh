@@ -33,7 +33,7 @@ export MBB_KERNEL_CACHE
 unset MBB_KERNEL_TARBALL KERNEL_SOURCE KERNEL_VARIANT
 cd "$TMP" || exit 99
 
-plan 16
+plan 17
 
 # mktree NAME: a copy of the fixture as $TMP/NAME/linux-source-6.1.
 mktree() {
@@ -63,7 +63,7 @@ show() { sed 's/^/#   /' "$TMP/err" "$TMP/out"; }
 
 # The fixture holds every file the series changes.
 missing=""
-for f in $(sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$KP"/*.patch "$KP"/fixes/*.patch | sort -u); do
+for f in $(sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$KP"/*.patch "$KP"/fixes/*.patch "$KP"/percpu-mutex/*.patch | sort -u); do
 	[ -f "$FIXTURE/$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ] || diag "tests/golden/linux-6.1.176-1 lacks:$missing (copy them from linux-source-6.1 6.1.176-1)"
@@ -80,8 +80,8 @@ mktree t176 && pack t176
 check t176 --check-only
 show
 ok "$([ $rc = 0 ] && [ "$(lines "$TMP/out")" = 1 ] &&
-	grep -q 'series (3 patches) and fixes/series (1) apply to Linux 6.1.176 from' "$TMP/out"; echo $?)" \
-	"6.1.176: the seed series and fixes/ apply (exit 0, one line on stdout)"
+	grep -q 'series (3 patches), fixes/series (1) and percpu-mutex/series (1) apply to Linux 6.1.176 from' "$TMP/out"; echo $?)" \
+	"6.1.176: the seed series, fixes/ and percpu-mutex/ apply (exit 0, one line on stdout)"
 ok "$([ "$(lines "$TMP/err")" = 1 ] && grep -q "note: using Linux 6.1.176 from .*last proven on $proven" "$TMP/err"; echo $?)" \
 	"6.1.176: one note on stderr naming 6.1.176 and $proven"
 
@@ -97,6 +97,14 @@ damaged fix kernel/sched/sched.h 's/^	int membarrier_state;$/	int membarrier_st;
 ok "$([ $rc = 2 ] && [ ! -s "$TMP/out" ] && [ "$(lines "$TMP/err")" = 1 ] &&
 	grep -q 'fixes/0001-sched-membarrier-Update-rq-membarrier_state.patch does not apply to Linux 6.1.176' "$TMP/err"; echo $?)" \
 	"broken context for fixes/: exit 2, one line naming the fix"
+
+# 3b. ... in the context only percpu-mutex/ relies on: it is checked too,
+# so that a release it does not apply to is refused before anything is
+# built, whatever the variant.
+damaged pcpu kernel/sched/membarrier.c 's/^	if (cpu_id < 0 \&\& !zalloc_cpumask_var(&tmpmask, GFP_KERNEL))$/	if (cpu_id < 0 \&\& !alloc_cpumask_var(\&tmpmask, GFP_KERNEL))/'
+ok "$([ $rc = 2 ] && [ ! -s "$TMP/out" ] && [ "$(lines "$TMP/err")" = 1 ] &&
+	grep -q 'percpu-mutex/0001-sched-membarrier-Serialize-targeted-commands-per-CPU.patch does not apply to Linux 6.1.176' "$TMP/err"; echo $?)" \
+	"broken context for percpu-mutex/: exit 2, one line naming its patch"
 
 # 4. A file the series changes is not in the tree.
 mktree gone
@@ -172,8 +180,8 @@ else
 	rc=0
 	"$BK" --source 6.12 --check-only >"$TMP/out" 2>"$TMP/err" || rc=$?
 	show
-	ok "$([ $rc = 0 ] && grep -q '6.12/series (3 patches) .*apply to linux-source-6.12 ' "$TMP/out"; echo $?)" \
-		"the installed linux-source-6.12: the 6.12 series and fixes/ apply"
+	ok "$([ $rc = 0 ] && grep -q '6.12/series (3 patches), fixes/series (1) and percpu-mutex/series (1) apply to linux-source-6.12 ' "$TMP/out"; echo $?)" \
+		"the installed linux-source-6.12: the 6.12 series, fixes/ and percpu-mutex/ apply"
 fi
 check t176 --source 6.12 --check-only
 show

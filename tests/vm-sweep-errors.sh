@@ -44,7 +44,21 @@ replicates garbage|isolation --replicates three
 sweep with replicates|sweep --replicates 2
 sweep with a budget of garbage|sweep --budget soon
 budget outside sweep|scale --smp 2 --budget 300
-sweep into a non-empty folder|sweep --mbbench-static $MBBENCH --out $TMP/full"
+sweep into a non-empty folder|sweep --mbbench-static $MBBENCH --out $TMP/full
+contend with a vCPU list|contend --smp 4,8
+contend with one vCPU|contend --smp 1
+contend with caller count 0|contend --callers 0
+contend with garbage callers|contend --callers two
+contend with --threads|contend --threads 2
+contend with garbage duration|contend --duration soon
+contend with --full|contend --full
+contend with an unknown kernel|contend --kernels fixed,percpu
+contend with an unknown mechanism|contend --mechanism membarrier-private-expedited,nosuch --mbbench-static $MBBENCH
+anatomy with --callers|anatomy --callers 2
+anatomy with barriers below repeat|anatomy --barriers 3 --repeat 5
+anatomy with repeat 0|anatomy --repeat 0
+anatomy into a non-empty folder|anatomy --mbbench-static $MBBENCH --out $TMP/full
+scale with --mechanism|scale --smp 2 --mechanism fence"
 plan $(($(printf '%s\n' "$cases" | wc -l) + 2))
 while IFS='|' read -r name args; do
 	# shellcheck disable=SC2086
