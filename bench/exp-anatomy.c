@@ -628,4 +628,11 @@ const struct experiment exp_anatomy = {
 	.name = "anatomy",
 	.summary = "where a barrier's time goes: phases from the kernel's tracepoints",
 	.main = exp_anatomy_main,
+	.quick = { .repeat = 5, .barriers = 1000, .threads = "2" },
+	.full = { .repeat = 10, .barriers = 5000 },
+	.picks = anatomy_picks,
+	.npicks = ANATOMY_NPICKS,
+	.cpus = 2,	/* a CPU besides the caller's */
+	.cost = anatomy_cost,
+	.options = anatomy_options,
 };
