@@ -94,14 +94,14 @@ static const struct col phase_cols[] = {
 };
 
 const struct table_schema anatomy_table = {
-	.name = "anatomy", .experiment = "anatomy",
+	.name = "anatomy", .experiment = "anatomy", .analysed = 1,
 	.rows = "One row per (mechanism, threads): the traced barriers' counts, missing events and honesty checks.",
 	.notes = "Derived: `clock_offset_ns` and `clock_rtt_ns` (the cross-CPU clock check by ping-pong, per target CPU).",
 	.cols = ana_cols, .ncols = NCOLS(ana_cols),
 };
 
 const struct table_schema anatomy_phases_table = {
-	.name = "anatomy-phases", .experiment = "anatomy",
+	.name = "anatomy-phases", .experiment = "anatomy", .analysed = 1,
 	.rows = "One row per (mechanism, threads, phase, target CPU) with samples.",
 	.cols = phase_cols, .ncols = NCOLS(phase_cols),
 };
