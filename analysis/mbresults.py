@@ -544,7 +544,7 @@ def fmt_ci(v, ci=None, n=None, unit="ns", procs=False):
     if unit == "count" and v < 0 <= v + ci:
         v = 0.0
     if ci == 0:
-        return "0" if v == 0 else f"{v / scale:.3g}{sep}{suffix} (no spread" + (f" in n={int(n)})" if n else ")")
+        return "0" if v == 0 else f"{v / scale:.3g}{sep}{suffix} (no spread" + (f" in n={int(n)})" if n and not math.isnan(n) else ")")
     exp = _ci_digits(ci / scale)
     return f"{_fixed(v / scale, exp)} ± {_fixed(ci / scale, exp)}{sep}{suffix}"
 
