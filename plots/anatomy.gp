@@ -46,7 +46,7 @@ do for [w in extra] {
 }
 set title title_text noenhanced
 set ylabel "µs per barrier (medians of the traced phases)"
-set yrange [0:ymax * 1.2 + 0.001]
+set yrange [0:ymax * 1.5 + 0.001]
 set xrange [0.4:n + 0.6]
 set xtics () rotate by 25 right noenhanced
 do for [i = 1:n] {
@@ -55,7 +55,10 @@ do for [i = 1:n] {
 	set xtics add (m[1:at - 1] . " T=" . m[at + 1:] i)
 }
 set grid y
-set key outside right top noenhanced
+set rmargin 4
+# The key in the room left above the bars.
+set key inside top center horizontal maxrows 3 width 2 opaque noenhanced
+set lmargin 16
 set bmargin 12
 set style fill solid 0.85 border lc rgb "#333333"
 do for [i = 1:n] {
