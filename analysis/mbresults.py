@@ -544,7 +544,7 @@ def fmt_ci(v, ci=None, n=None, unit="ns", procs=False):
     if unit == "count" and v < 0 <= v + ci:
         v = 0.0
     if ci == 0:
-        return "0" if v == 0 else f"{v / scale:.3g}{sep}{suffix} (no spread" + (f" in n={int(n)})" if n else ")")
+        return "0" if v == 0 else f"{v / scale:.3g}{sep}{suffix} (no spread" + (f" in n={int(n)})" if n and not math.isnan(n) else ")")
     exp = _ci_digits(ci / scale)
     return f"{_fixed(v / scale, exp)} ± {_fixed(ci / scale, exp)}{sep}{suffix}"
 
@@ -1317,9 +1317,40 @@ def _seed_rcu():
     return out
 
 
-def _plot_extra(table, rows):
+_ANATOMY_BAR = ("setup", "delivery", "handler", "wait", "to-ipi", "after-ipi")
+
+
+def _anatomy_bars(folder, rows):
+    """anatomy.gp's bars: per (mechanism, T), the phase medians over every
+    target and the untraced median of a barrier that sends (from
+    anatomy.csv beside, when there): bar=MECH@T:NS:...:NS, "-" for none."""
+    untraced = {}
+    path = os.path.join(folder, "anatomy.csv")
+    if os.path.isfile(path):
+        for r in read_csv(path, "anatomy"):
+            v = r.get("untraced_sent_p50_ns") or r.get("untraced_p50_ns") or ""
+            if r.get("status") == "ok" and _finite(v):
+                untraced[(r["mechanism"], r["threads"])] = v
+    p50 = {}
+    for r in rows:
+        if r.get("target_cpu") == "all" and r.get("phase") in _ANATOMY_BAR and _finite(r.get("p50_ns", "")):
+            p50.setdefault((r["mechanism"], r["threads"]), {})[r["phase"]] = f"{float(r['p50_ns']):.6g}"
+    return [f"bar={m}@{t}:" + ":".join(ph.get(k, "-") for k in _ANATOMY_BAR) + ":" + untraced.get((m, t), "-")
+            for (m, t), ph in p50.items()]
+
+
+def _finite(v):
+    try:
+        return math.isfinite(float(v))
+    except (TypeError, ValueError):
+        return False
+
+
+def _plot_extra(table, rows, folder=""):
     """The table's own words of its "extra" line (see above)."""
     ok = [r for r in rows if r.get("status", "ok") == "ok"]
+    if table == "anatomy-phases":
+        return _anatomy_bars(folder, rows)
     if table == "distance":
         return [lv for lv in _LEVELS if any(r["level"] == lv for r in ok)]
     if table == "register":
@@ -1395,7 +1426,7 @@ def _plot_table(folder, table, scripts):
             if r["role"] in ("foreign-rt", "foreign-sleep") and ok and r["role"] not in panels:
                 panels.append(r["role"])
     out = [f"names {table} " + " ".join(names),
-           f"extra {table} " + " ".join([f"+{c}" for c in optional] + _plot_extra(table, rows))]
+           f"extra {table} " + " ".join([f"+{c}" for c in optional] + _plot_extra(table, rows, folder))]
     if table == "disturb":
         out += [f"panels {table} " + " ".join(panels)]
     return out

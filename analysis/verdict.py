@@ -371,6 +371,47 @@ def rule_disturb(data):
     return "- **Interrupts** (CPUs hit per barrier, §disturb): " + "; ".join(parts) + "."
 
 
+# --- where a barrier's time goes (anatomy) -------------------------------
+
+ANATOMY_FIRST = ("membarrier-private-expedited",)	# the mechanism the finding names, when measured
+
+
+def anatomy_phase(data, m, t, phase):
+    """The anatomy-phases row of (mechanism, T, phase) over every target."""
+    return _row(data.get("anatomy-phases", []), mechanism=m, threads=t, phase=phase, target_cpu="all")
+
+
+def anatomy_finding(data):
+    """One sentence: the share of a barrier that is IPI delivery, the
+    software around it and the untraced cost in multiples of that floor,
+    for PRIVATE_EXPEDITED (else the first mechanism with every phase) at
+    its smallest T; None when no row has them."""
+    rows = [r for r in ok_rows(data.get("anatomy", [])) if r.get("phases_from") == "csd"]
+    rows.sort(key=lambda r: (r["mechanism"] not in ANATOMY_FIRST, int(num(r["threads"]))))
+    for r in rows:
+        m, t = r["mechanism"], r["threads"]
+        d, tot = anatomy_phase(data, m, t, "delivery"), anatomy_phase(data, m, t, "total")
+        if not d or not tot or not num(tot["p50_ns"]) > 0:
+            continue
+        dv, tv = num(d["p50_ns"]), num(tot["p50_ns"])
+        us, ratio = num(r.get("untraced_sent_p50_ns")), num(r.get("untraced_over_delivery"))
+        out = (f"on this host {pct(dv / tv)} of a {name(m)} barrier (T={t}, traced) is IPI delivery, "
+               f"{fmt_ci(dv)} of {fmt_ci(tv)}; the software around it is {fmt_ci(max(tv - dv, 0.0))}")
+        if us > 0 and ratio > 0:
+            out += f"; untraced, one that sends costs {fmt_ci(us)}, {ratio:.2g}x the delivery floor"
+        return out
+    return None
+
+
+def rule_anatomy(data):
+    if not data.get("anatomy"):
+        return "- **Where a barrier's time goes**: not measured (no anatomy.csv)."
+    f = anatomy_finding(data)
+    if not f:
+        return "- **Where a barrier's time goes**: no phases measured here (§anatomy says why)."
+    return f"- **Where a barrier's time goes** (§anatomy): {f[0].upper()}{f[1:]}."
+
+
 def rcu_break_even(a, b):
     """The write share (writes over all operations) above which scheme b
     (more writes/s) costs less time per operation than scheme a (more
@@ -463,6 +504,7 @@ def verdict(run, data, refroot):
     lines += rule_barrier(data, h)
     lines.append(rule_register(data))
     lines.append(rule_disturb(data))
+    lines.append(rule_anatomy(data))
     lines.append(rule_rcu(data))
     lines += rule_kernel(data, h)
     parts, why = run_quality(run, data, h, refroot)

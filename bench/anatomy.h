@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "plan.h"
+
 /* What an event is (the tracepoints it comes from). */
 enum ana_kind {
 	ANA_ENTER,	/* syscalls:sys_enter_membarrier or _mprotect */
@@ -126,5 +128,12 @@ int ana_event_parse(const char *line, struct ana_event *e);
 int ana_format_field(const char *text, const char *name, int *offset, int *size);
 /* Its ID line; -1 when absent. */
 long ana_format_id(const char *text);
+
+/* The sweep's part (anatomy-plan.c): picks, predicted seconds, options. */
+#define ANATOMY_NPICKS 2
+extern const struct mech_pick anatomy_picks[ANATOMY_NPICKS];
+double anatomy_cost(const struct preset *p, const struct plan_host *h,
+		    const struct mechanism *m);
+void anatomy_options(FILE *f, const struct preset *p, const struct plan_host *h);
 
 #endif

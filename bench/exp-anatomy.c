@@ -94,14 +94,14 @@ static const struct col phase_cols[] = {
 };
 
 const struct table_schema anatomy_table = {
-	.name = "anatomy", .experiment = "anatomy",
+	.name = "anatomy", .experiment = "anatomy", .analysed = 1,
 	.rows = "One row per (mechanism, threads): the traced barriers' counts, missing events and honesty checks.",
 	.notes = "Derived: `clock_offset_ns` and `clock_rtt_ns` (the cross-CPU clock check by ping-pong, per target CPU).",
 	.cols = ana_cols, .ncols = NCOLS(ana_cols),
 };
 
 const struct table_schema anatomy_phases_table = {
-	.name = "anatomy-phases", .experiment = "anatomy",
+	.name = "anatomy-phases", .experiment = "anatomy", .analysed = 1,
 	.rows = "One row per (mechanism, threads, phase, target CPU) with samples.",
 	.cols = phase_cols, .ncols = NCOLS(phase_cols),
 };
@@ -343,22 +343,6 @@ static int cpus_count(void)
 	return n > 0 && n < 65536 ? (int)n : 1;
 }
 
-/* The CAL row of /proc/interrupts (function-call IPIs received): 0 or -1. */
-static int cal_read(uint64_t *out, int n)
-{
-	FILE *f;
-	int r;
-
-	if (!n)
-		return 0;
-	f = fopen("/proc/interrupts", "r");
-	if (!f)
-		return -1;
-	r = proc_interrupts_row(f, "CAL", out, n);
-	fclose(f);
-	return r;
-}
-
 static const char *const callbacks[] = {
 	"ipi_mb", "ipi_sync_core", "ipi_rseq", "ipi_sync_rq_state", "flush_tlb_func",
 };
@@ -408,9 +392,10 @@ static int trace_point(struct ana_run *a, const struct mechanism *m, int T, int 
 		struct measure mu, mt;
 		struct ana_result r;
 
-		cal_read(cal0, ncal);
+		/* the CAL row: function-call IPIs received */
+		proc_interrupts_read("CAL", cal0, ncal);
 		harness_measure(m, per, 0, &hu, &mu);
-		if (cal_read(cal1, ncal))
+		if (ncal && proc_interrupts_read("CAL", cal1, ncal))
 			fu_ok = 0;
 		for (int i = 1; i < pl->n && fu_ok; i++)
 			if (pl->pu_os[i] < ncal && cal1[pl->pu_os[i]] - cal0[pl->pu_os[i]] > busiest[b])
@@ -646,4 +631,11 @@ const struct experiment exp_anatomy = {
 	.name = "anatomy",
 	.summary = "where a barrier's time goes: phases from the kernel's tracepoints",
 	.main = exp_anatomy_main,
+	.quick = { .repeat = 5, .barriers = 1000, .threads = "2" },
+	.full = { .repeat = 10, .barriers = 5000 },
+	.picks = anatomy_picks,
+	.npicks = ANATOMY_NPICKS,
+	.cpus = 2,	/* a CPU besides the caller's */
+	.cost = anatomy_cost,
+	.options = anatomy_options,
 };

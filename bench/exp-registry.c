@@ -20,8 +20,8 @@
 	X(exp_register)							\
 	X(exp_rcu)							\
 	X(exp_litmus)							\
-	/* not swept */						\
 	X(exp_anatomy)							\
+	/* not swept */						\
 	X(exp_list)							\
 	X(exp_info)							\
 	X(exp_plan)							\

@@ -359,7 +359,7 @@ out:
 	return ret;
 }
 
-static int read_proc_row(const char *row, uint64_t *out, int ncpus)
+int proc_interrupts_read(const char *row, uint64_t *out, int ncpus)
 {
 	FILE *f = fopen("/proc/interrupts", "r");
 	int r;
@@ -422,7 +422,7 @@ void ipicount_read(struct ipicount *ic, struct ipisnap *s)
 	if (ic->src == IPI_SRC_TRACEPOINT) {
 		for (int c = 0; c < n; c++)
 			s->ipis[c] = fd_count(ic->fd[c * 2]) + fd_count(ic->fd[c * 2 + 1]);
-	} else if (read_proc_row("CAL", s->ipis, n)) {
+	} else if (proc_interrupts_read("CAL", s->ipis, n)) {
 		s->have_ipis = 0;
 		char old[256];
 
@@ -430,7 +430,7 @@ void ipicount_read(struct ipicount *ic, struct ipisnap *s)
 		snprintf(ic->src_why, sizeof(ic->src_why), "%.200s; and /proc/interrupts has no CAL row",
 			 old[0] ? old : "no tracepoints");
 	}
-	s->have_tlb = !read_proc_row("TLB", s->tlb, n);
+	s->have_tlb = !proc_interrupts_read("TLB", s->tlb, n);
 	if (!s->have_tlb) {
 		snprintf(ic->tlb_why, sizeof(ic->tlb_why), "/proc/interrupts has no TLB row on this architecture");
 	} else {
@@ -489,7 +489,7 @@ int ipicount_read_cpu(struct ipicount *ic, int cpu, uint64_t *out)
 		return 0;
 	} else {
 		uint64_t *row = xcalloc((size_t)n, sizeof(uint64_t));
-		int r = read_proc_row("CAL", row, n);
+		int r = proc_interrupts_read("CAL", row, n);
 
 		*out = row[cpu];
 		free(row);

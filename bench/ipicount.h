@@ -64,6 +64,8 @@ int ipicount_read_cpu(struct ipicount *ic, int cpu, uint64_t *out);
  * Returns 0, or -1 when the row or the header is missing or malformed.
  */
 int proc_interrupts_row(FILE *f, const char *row, uint64_t *out, int ncpus);
+/* The same, read from /proc/interrupts itself: 0, or -1. */
+int proc_interrupts_read(const char *row, uint64_t *out, int ncpus);
 
 /* Why perf_event_open failed with err on a tracepoint, for a skipped row. */
 void ipi_perf_why(int err, char *why, size_t len);

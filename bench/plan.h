@@ -39,7 +39,8 @@ struct preset {
 	int repeat;
 	int ci_target;		/* percent; 0: exactly repeat */
 	int max_repeat;
-	const char *threads;	/* register's thread counts; NULL: 0,1,2,N,2N */
+	const char *threads;	/* register's thread counts; NULL: 0,1,2,N,2N (anatomy: its T) */
+	int barriers;		/* anatomy's barriers traced per point and T */
 };
 
 /* What fitting does to the repeats when scaled durations are not enough. */

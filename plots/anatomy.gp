@@ -1,77 +1,80 @@
 # SPDX-License-Identifier: MIT
-# Where a barrier's time goes: per mechanism, the medians of its traced
-# phases stacked (setup, delivery, handler, wait: together the traced
-# total), with the untraced median per barrier marked. Reads
-# anatomy-phases.csv (in) and, beside it, anatomy.csv. Not one of the
-# sweep's figures (anatomy is not swept): draw it with
-#   gnuplot -c plots/draw.gp png OUT.png DIR/anatomy-phases.csv "MECHS" \
-#       "phases" "" plots/style.gp "" plots/anatomy.gp
-# Variables: in, mechs, title_text, style.
+# Where a barrier's time goes: one bar per mechanism and T, its traced phase
+# medians stacked (entry -> queue, delivery, handler, last exit -> return;
+# from ipi:* alone: entry -> IPI sent, IPI sent -> exit), the untraced
+# median of a barrier that sends marked, the stack's sum written above it.
+# The bars come from analysis/mbresults.py's plot check (anatomy-phases.csv
+# with anatomy.csv beside it), in `extra`:
+#   bar=MECH@T:SETUP:DELIVERY:HANDLER:WAIT:TO_IPI:AFTER_IPI:UNTRACED (ns; - none)
+# Variables: extra, title_text, style.
 load style
-set datafile separator ","
-set datafile columnheaders
-uin = in[1:strlen(in) - strlen("-phases.csv")] . ".csv"
-phases = "setup delivery handler wait"
-# stats does not take columns by name here: find their numbers in the
-# header line, then read the rows after it by number.
-set datafile columnheaders
-pnames = "mechanism phase target_cpu p50_ns"
-unames = "mechanism status untraced_sent_p50_ns"
-array PC[4]
-array UC[3]
-do for [c = 1:60] {
-	h = ""
-	stats in every ::0::0 using (h = columnhead(c), 1) nooutput
-	do for [j = 1:4] { if (h eq word(pnames, j)) { PC[j] = c } }
-	h = ""
-	stats uin every ::0::0 using (h = columnhead(c), 1) nooutput
-	do for [j = 1:3] { if (h eq word(unames, j)) { UC[j] = c } }
-}
-set datafile nocolumnheaders
-n = words(mechs)
-array P[n * 4]
+# The k-th ":"-separated field of s.
+field(s, k) = (k <= 1) ? s[1:strstrt(s . ":", ":") - 1] : field(s[strstrt(s, ":") + 1:], k - 1)
+us(f) = (f eq "-" || f eq "") ? 0 : real(f) / 1000
+NPH = 6
+array LBL[NPH] = ["entry → queue (mutex, mask, setup)", "queue → handler entry (IPI delivery)", "handler", \
+	"last exit → return (wait, return)", "entry → IPI sent (ipi:* only)", "IPI sent → exit (ipi:* only)"]
+array COL[NPH] = [C[4], C[1], C[3], C[2], C[5], C[6]]
+n = 0
+do for [w in extra] { if (w[1:4] eq "bar=") { n = n + 1 } }
+if (n == 0) { print "anatomy.gp: no bar in the plot check's words"; exit status 2 }
+array P[n * NPH]
 array U[n]
+array S[n]
+array NAME[n]
+array USED[NPH]
+do for [k = 1:NPH] { USED[k] = 0 }
 ymax = 0
-do for [i = 1:n] {
-	m = word(mechs, i)
-	base = 0
-	do for [k = 1:4] {
-		ph = word(phases, k)
-		v = 0
-		STATS_records = 0
-		stats in skip 1 using ((strcol(PC[1]) eq m && strcol(PC[2]) eq ph && \
-			strcol(PC[3]) eq "all") ? column(PC[4]) / 1000 : NaN) nooutput
-		if (exists("STATS_records")) { if (STATS_records > 0) { v = STATS_max } }
-		P[(i - 1) * 4 + k] = v
-		base = base + v
+i = 0
+do for [w in extra] {
+	if (w[1:4] eq "bar=") {
+		i = i + 1
+		b = w[5:]
+		NAME[i] = field(b, 1)
+		S[i] = 0
+		do for [k = 1:NPH] {
+			v = us(field(b, k + 1))
+			P[(i - 1) * NPH + k] = v
+			S[i] = S[i] + v
+			if (v > 0) { USED[k] = 1 }
+		}
+		u = field(b, NPH + 2)
+		U[i] = (u eq "-") ? NaN : real(u) / 1000
+		if (S[i] > ymax) { ymax = S[i] }
+		if (U[i] == U[i] && U[i] > ymax) { ymax = U[i] }
 	}
-	U[i] = NaN
-	STATS_records = 0
-	stats uin skip 1 using ((strcol(UC[1]) eq m && strcol(UC[2]) eq "ok") ? \
-		column(UC[3]) / 1000 : NaN) nooutput
-	if (exists("STATS_records")) { if (STATS_records > 0) { U[i] = STATS_max } }
-	if (base > ymax) { ymax = base }
-	if (U[i] == U[i] && U[i] > ymax) { ymax = U[i] }
 }
 set title title_text noenhanced
-set ylabel "µs per barrier (medians; traced)"
-set yrange [0:ymax * 1.15 + 0.001]
+set ylabel "µs per barrier (medians of the traced phases)"
+set yrange [0:ymax * 1.5 + 0.001]
 set xrange [0.4:n + 0.6]
-set xtics () rotate by -20
-do for [i = 1:n] { set xtics add (word(mechs, i) i) }
+set xtics () rotate by 25 right noenhanced
+do for [i = 1:n] {
+	m = NAME[i]
+	at = strstrt(m, "@")
+	set xtics add (m[1:at - 1] . " T=" . m[at + 1:] i)
+}
 set grid y
-set key outside right top
+set rmargin 4
+# The key in the room left above the bars.
+set key inside top center horizontal maxrows 3 width 2 opaque noenhanced
+set lmargin 16
+set bmargin 12
 set style fill solid 0.85 border lc rgb "#333333"
 do for [i = 1:n] {
 	y = 0
-	do for [k = 1:4] {
-		v = P[(i - 1) * 4 + k]
-		set object (i - 1) * 4 + k rect from i - 0.3, y to i + 0.3, y + v fc rgb C[k] fs solid 0.85
+	do for [k = 1:NPH] {
+		v = P[(i - 1) * NPH + k]
+		if (v > 0) {
+			set object (i - 1) * NPH + k rect from i - 0.3, y to i + 0.3, y + v fc rgb COL[k] fs solid 0.85
+		}
 		y = y + v
 	}
+	set label i sprintf("%.3g µs", S[i]) at i, S[i] center offset 0, 0.6
 }
-# The legend entries come from empty plots of the phases' colours.
-# (An array is read back as text: the CSV separator would break it.)
+# The legend comes from empty plots of the phases' colours; the untraced
+# medians are an array (read back as text: whitespace-separated).
 set datafile separator whitespace
-plot for [k = 1:4] NaN with boxes lc rgb C[k] fs solid 0.85 title word(phases, k), \
-	U using 1:2 with points pt 7 ps 1.6 lc rgb "#000000" title "untraced (p50 of those that sent)"
+plot for [k = 1:NPH] (USED[k] ? NaN : 1/0) with boxes lc rgb COL[k] fs solid 0.85 \
+		title (USED[k] ? LBL[k] : ""), \
+	U using 1:2 with points pt 7 ps 1.8 lc rgb "#000000" title "untraced: median of the barriers that send"

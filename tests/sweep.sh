@@ -33,10 +33,11 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["format_version"] == 1 and d["interrupted"] is False
 # doctor first; calls and latency for each of the three; distance,
-# disturb, contend and register for private-expedited
-assert d["points_done"] == d["points_planned"] == 11, d["points_done"]
+# disturb, contend, register and anatomy for private-expedited
+assert d["points_done"] == d["points_planned"] == 12, d["points_done"]
 assert d["info"]["host"]["kernel"]
-assert {p["experiment"] for p in d["points"]} == {"doctor", "calls", "distance", "latency", "disturb", "contend", "register"}
+assert {p["experiment"] for p in d["points"]} == {"doctor", "calls", "distance", "latency", "disturb", "contend",
+                                                   "register", "anatomy"}
 assert d["run_order"][0] == "doctor:all", d["run_order"]
 PY
 ok $? "run.json: versioned, complete, host facts and every point's envelope"
