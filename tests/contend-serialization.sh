@@ -95,13 +95,20 @@ assert s[1]["serialization_factor"] == "" and s[1]["serialization_skip_reason"] 
 PY
 ok $? "replicate merge: the factor is the ratio of the merged means (1.125, not the mean ratio 1.25), CI from theirs"
 
-"$PY" - "$src/analysis/report" <<'PY'
+# analysis/report as a module (it has no .py name), for the checks below
+cat >"$TMP/load_report.py" <<'PY'
 import importlib.machinery, importlib.util, os, sys
 sys.path.insert(0, os.environ["MBB_ANALYSIS"])
 loader = importlib.machinery.SourceFileLoader("report", sys.argv[1])
 spec = importlib.util.spec_from_loader("report", loader)
 rep = importlib.util.module_from_spec(spec)
 loader.exec_module(rep)
+PY
+
+TMPDIR_LOADER=$TMP "$PY" - "$src/analysis/report" <<'PY'
+import os, sys
+sys.path.insert(0, os.environ["TMPDIR_LOADER"])
+from load_report import rep
 def row(m, c, agg, f="", fci="", why=""):
     return {"mechanism": m, "mode": "processes", "callers": str(c), "spinners": "1", "repeats": "10",
             "oversubscribed": "0", "aggregate_calls_per_s": str(agg), "aggregate_calls_per_s_ci95": str(agg / 100),
@@ -120,13 +127,10 @@ PY
 ok $? "report: one sentence with both factors, or why this host cannot tell them"
 
 # threads-only runs, as before: no sentence
-"$PY" - "$src/analysis/report" <<'PY'
-import importlib.machinery, importlib.util, os, sys
-sys.path.insert(0, os.environ["MBB_ANALYSIS"])
-loader = importlib.machinery.SourceFileLoader("report", sys.argv[1])
-spec = importlib.util.spec_from_loader("report", loader)
-rep = importlib.util.module_from_spec(spec)
-loader.exec_module(rep)
+TMPDIR_LOADER=$TMP "$PY" - "$src/analysis/report" <<'PY'
+import os, sys
+sys.path.insert(0, os.environ["TMPDIR_LOADER"])
+from load_report import rep
 r = {"mechanism": "signal", "mode": "threads", "callers": "2", "repeats": "10", "oversubscribed": "0",
      "aggregate_calls_per_s": "1000", "aggregate_calls_per_s_ci95": "10", "status": "ok"}
 assert not any("Serialization" in l for l in rep.section_contend([r])), rep.section_contend([r])
