@@ -93,7 +93,7 @@ def is_control(table, row):
 # threads or repeats); only a signed column (a count per barrier: the
 # storm's less the baseline's) may be negative; none exceeds 2^64 (the
 # largest counter the suite keeps), so no arithmetic on them overflows.
-STATUSES = ("ok", "skipped", "failed")
+STATUSES = ("ok", "degraded", "skipped", "failed")
 BIGGEST = 2.0 ** 64
 _NUM = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?", re.ASCII)
 _INT = re.compile(r"-?[0-9]+", re.ASCII)
@@ -870,9 +870,15 @@ def merge_replicates(table, reps):
         rs = groups[k]
         failed = [r for r in rs if r.get("status") == "failed"]
         ok = [r for r in rs if r.get("status", "ok") == "ok"]
+        # A process whose repeats never measured the point (a degraded
+        # row) gives no figure, but its degraded repeats are counted.
+        degraded = [r for r in rs if r.get("status") == "degraded"]
         if failed or not ok:
-            row = dict(failed[0] if failed else rs[0])
+            row = dict(failed[0] if failed else (degraded or rs)[0])
             row["replicates"] = str(len(failed) if failed else len(rs))
+            if not failed and degraded:
+                row["repeats_degraded"] = str(sum(int(num(r.get("repeats_degraded")) or 0) for r in degraded
+                                                  if not math.isnan(num(r.get("repeats_degraded")))))
             out.append(row)
             continue
         row = dict(ok[0])
@@ -907,6 +913,12 @@ def merge_replicates(table, reps):
                     row[c] = _fmt_merged(mean + h)
             elif c == "ns_per_repeat":
                 row[c] = ";".join(r[c] for r in ok if r.get(c))
+        if degraded and "repeats_degraded" in row:
+            extra = sum(int(v) for v in (num(r.get("repeats_degraded")) for r in degraded) if not math.isnan(v))
+            row["repeats_degraded"] = str(int(num(row["repeats_degraded"]) if row["repeats_degraded"] else 0) + extra)
+            row["processes_degraded"] = str(len(degraded))
+            if not row.get("degraded_reason"):
+                row["degraded_reason"] = degraded[0].get("degraded_reason", "")
         # calls_per_s is 1e9 / ns_per_call (the schema says so), the mean
         # cost as a rate, never a mean of rates.
         ns = num(row.get("ns_per_call"))
@@ -944,7 +956,8 @@ def _merged_csv(table, head, groups):
     """The CSV text of a table whose points ran in several processes:
     groups is [(point, {replicate: [lines]})] in the plan's order."""
     fields = next(csv.reader([head]))
-    extra = ["replicates"] + [c + "_within" for c in fields
+    extra = ["replicates"] + (["processes_degraded"] if "repeats_degraded" in fields else []) \
+        + [c + "_within" for c in fields
                               if COLUMNS.get(table, {}).get(c, {}).get("ci") == "half-width"]
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=fields + [c for c in extra if c not in fields], restval="",

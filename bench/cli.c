@@ -10,6 +10,7 @@
 #endif
 
 #include "cli.h"
+#include "harness.h"
 #include "outpath.h"
 #include "points.h"
 #include "util.h"
@@ -29,6 +30,8 @@ enum {
 	OPT_MEMBIND = 500,
 	OPT_OTHER_PROCESS,
 	OPT_FORCE,
+	OPT_KEEP_DEGRADED,
+	OPT_PLANT,
 };
 
 /* Alphabetical; `flag` is the CO_* bit that enables each. */
@@ -53,6 +56,8 @@ static const struct {
 	  "also write the JSON envelope to FILE (-: to stdout, instead of the table)" },
 	{ { "mechanism", required_argument, NULL, OPT_MECH }, CO_MECH,
 	  "LIST|all", "mechanisms, comma separated (see mbbench list)" },
+	{ { "keep-degraded", no_argument, NULL, OPT_KEEP_DEGRADED }, CO_WORK, NULL,
+	  "count degraded repeats, keep them in the figures (checks, not numbers)" },
 	{ { "membind", required_argument, NULL, OPT_MEMBIND }, CO_MEMBIND,
 	  "NODE", "allocate memory on NUMA node NODE (needs libnuma)" },
 	{ { "other-process", no_argument, NULL, OPT_OTHER_PROCESS }, CO_OTHER_PROCESS,
@@ -61,6 +66,8 @@ static const struct {
 	  "write <experiment>.csv and <experiment>.json into DIR" },
 	{ { "placement", required_argument, NULL, OPT_PLACEMENT }, CO_PLACEMENT,
 	  "compact|smt|scatter|CPUS", "where threads run; thread 0 is the caller" },
+	{ { "plant", required_argument, NULL, OPT_PLANT }, CO_WORK, "PCT",
+	  "add PCT% of each barrier's cost as a busy wait (mbbench calibrate)" },
 	{ { "repeat", required_argument, NULL, OPT_REPEAT }, CO_REPEAT, "N",
 	  "repeats per point (mean, stddev, 95% CI)" },
 	{ { "threads", required_argument, NULL, OPT_THREADS }, CO_THREADS,
@@ -319,9 +326,20 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 		case OPT_OTHER_PROCESS:
 			o->other_process = 1;
 			break;
+		case OPT_KEEP_DEGRADED:
+			o->keep_degraded = 1;
+			break;
 		case OPT_FORCE:
 			o->force = 1;
 			break;
+		case OPT_PLANT: {
+			uint64_t n;
+
+			if (parse_u64(optarg, 1, 100, &n))
+				die("bad --plant '%s' (a percentage from 1 to 100)", optarg);
+			harness_plant((double)n);
+			break;
+		}
 		case OPT_MEMBIND: {
 			uint64_t n;
 

@@ -37,6 +37,7 @@ struct opts {
 	int json_fd;	/* --json -: the real stdout, while stdout goes to /dev/null */
 	const char *outdir;	/* a symbolic link resolved */
 	int force;	/* --force: replace earlier results */
+	int keep_degraded;	/* --keep-degraded: count degraded repeats, keep them */
 	char *json_alloc, *outdir_alloc;
 	int membind;		/* NUMA node or -1 */
 	int other_process;
@@ -58,7 +59,8 @@ enum {
 	CO_OUTPUT = 1 << 8,
 	CO_MEMBIND = 1 << 9,
 	CO_OTHER_PROCESS = 1 << 10,
-	CO_ALL = (1 << 11) - 1,
+	CO_WORK = 1 << 11,	/* --keep-degraded: the experiment judges its repeats */
+	CO_ALL = (1 << 12) - 1,
 };
 
 /*

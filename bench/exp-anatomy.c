@@ -631,7 +631,7 @@ const struct experiment exp_anatomy = {
 	.name = "anatomy",
 	.summary = "where a barrier's time goes: phases from the kernel's tracepoints",
 	.main = exp_anatomy_main,
-	.quick = { .repeat = 5, .barriers = 1000, .threads = "2" },
+	.quick = { .repeat = 5, .barriers = 1000, .threads = "2", .processes = 3 },
 	.full = { .repeat = 10, .barriers = 5000 },
 	.picks = anatomy_picks,
 	.npicks = ANATOMY_NPICKS,

@@ -51,8 +51,9 @@ static const struct col calls_cols[] = {
 		 "with `--ci-target`: the half-width reached, % of the mean"),
 	COL_INFO("ci_target_met", COL_INT, "", 0,
 		 "with `--ci-target`: 1 if reached, 0 if `--max-repeat` ran out first (a note says so)"),
-	COL_STATUS("status", COL_REQ, "`ok` or `skipped`"),
-	COL_STATUS("skip_reason", 0, "why a skipped row could not be measured"),
+	WORK_COLS,
+	COL_STATUS("status", COL_REQ, WORK_STATUS_DOC),
+	COL_STATUS("skip_reason", 0, "why a skipped or degraded row has no figure"),
 	TOPOLOGY_COLS,
 };
 
@@ -85,12 +86,12 @@ static int calls_row(void *ctx, const struct mechanism *m, int threads)
 	return r;
 }
 
-static int calls_measure(void *ctx, const struct mechanism *m, int T)
+static int calls_measure(void *ctx, const struct mechanism *m, int T, const struct team *team)
 {
 	struct calls_run *c = ctx;
 
 	(void)T;
-	return repeats_measure(&c->rp, c->o, m);
+	return repeats_measure(&c->rp, c->o, m, team);
 }
 
 static void calls_fill(void *ctx, int row, const struct mechanism *m, int T,
@@ -102,12 +103,15 @@ static void calls_fill(void *ctx, int row, const struct mechanism *m, int T,
 	char what[128];
 
 	snprintf(what, sizeof(what), "%s T=%d", m->name, T);
-	repeats_fill(&c->rp, t, row, c->res, what, &s_ns);
+	table_set_int(t, row, "oversubscribed", pl->oversubscribed);
+	if (!strcmp(m->name, "null"))
+		c->null_mech = m;
+	if (repeats_fill(&c->rp, t, row, c->res, what, &s_ns))
+		return;
 	/*
 	 * One cost, one number: the rate is the mean cost's, so the table, the
 	 * figure and the other experiments read the same point alike.
 	 */
-	table_set_int(t, row, "oversubscribed", pl->oversubscribed);
 	if (s_ns.mean > 0) {
 		table_set_num(t, row, "calls_per_s", 1e9 / s_ns.mean);
 		if (s_ns.n > 1)
@@ -116,8 +120,6 @@ static void calls_fill(void *ctx, int row, const struct mechanism *m, int T,
 	if (pl->oversubscribed)
 		results_note(c->res, "%s T=%d: oversubscribed (%d threads on %d CPU%s): numbers include scheduling", m->name, T, T,
 			     placement_distinct_cpus(pl), placement_distinct_cpus(pl) == 1 ? "" : "s");
-	if (!strcmp(m->name, "null"))
-		c->null_mech = m;
 }
 
 /* Harness overhead: null through the harness vs the plainest loop. */
@@ -220,7 +222,7 @@ const struct experiment exp_calls = {
 	.name = "calls",
 	.summary = "barrier calls/s vs thread count, per mechanism",
 	.main = exp_calls_main,
-	.quick = { .duration = 0.05, .repeat = 2 },
+	.quick = { .duration = 0.02, .repeat = 1 },
 	.full = { .duration = 0.5, .repeat = 3 },
 	.floor = 0.02,
 	.cut = CUT_MAX,

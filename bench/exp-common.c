@@ -98,7 +98,7 @@ void for_each_point(const struct opts *o, const struct point_ops *ops)
 				skip(ops, m, T, reason, NULL);
 				continue;
 			}
-			err = ops->measure(ops->ctx, m, T);
+			err = ops->measure(ops->ctx, m, T, &team);
 			team_stop(&team);
 			cpus = placement_cpus_str(&pl, 0, pl.n);
 			if (err) {
@@ -143,41 +143,84 @@ void repeats_begin(struct repeats *rp, const struct opts *o)
 	rp->calls_sum = 0;
 }
 
-int repeats_measure(struct repeats *rp, const struct opts *o, const struct mechanism *m)
+int repeats_measure(struct repeats *rp, const struct opts *o, const struct mechanism *m,
+		    const struct team *team)
 {
 	int err = harness_warmup(m, o->iterations ? 0.02 : o->duration_s / 10);
-	int cap = repeats_cap(rp, o);
+	int cap = repeats_cap(rp, o), attempts = work_attempts(cap);
+	struct workdone w;
 
 	memset(rp->ns, 0, sizeof(double) * (size_t)cap);
 	rp->calls_sum = 0;
 	rp->n = 0;
+	rp->want = o->repeat;
+	worksum_reset(&rp->work);
 	if (rp->ci_target && !err) {	/* a warm-up repeat, discarded */
 		struct measure me;
 
 		harness_measure(m, o->iterations, o->duration_s, NULL, &me);
 		err = me.err;
 	}
-	for (int r = 0; r < cap && !err; r++) {
+	workdone_init(&w, team);
+	for (int a = 0; a < attempts && rp->n < cap && !err; a++) {
 		struct measure me;
+		struct work k;
+		char why[200] = "";
+		int bad;
 
+		workdone_begin(&w);
 		harness_measure(m, o->iterations, o->duration_s, NULL, &me);
+		workdone_end(&w, me.calls, &k);
 		err = me.err;
 		if (!me.calls)
 			break;
-		rp->ns[r] = (double)me.ns / (double)me.calls;
+		bad = work_degraded(&w, &k, why, sizeof(why));
+		worksum_add(&rp->work, &k, bad, why);
+		if (bad && !o->keep_degraded)
+			continue;
+		rp->ns[rp->n++] = (double)me.ns / (double)me.calls;
 		rp->calls_sum += (double)me.calls;
-		rp->n = r + 1;
 		if (ci_target_reached(rp->ns, rp->n, o->repeat, rp->ci_target))
 			break;
 	}
+	workdone_free(&w);
 	return err;
 }
 
-void repeats_fill(const struct repeats *rp, struct table *t, int row, struct results *res,
-		  const char *what, struct summary *s)
+int work_fill(struct table *t, int row, const struct worksum *s, int have, int want,
+	      const char *what, struct results *res)
+{
+	if (s->n_ipis)
+		table_set_num(t, row, "ipis_per_barrier", s->ipis / s->n_ipis);
+	if (s->n_oncpu)
+		table_set_num(t, row, "target_oncpu_share", s->oncpu / s->n_oncpu);
+	if (s->n_steal)
+		table_set_num(t, row, "steal_share", s->steal / s->n_steal);
+	table_set_int(t, row, "repeats_degraded", s->degraded);
+	if (s->degraded)
+		table_set_str(t, row, "degraded_reason", s->why);
+	if (have >= want)
+		return 0;
+	{
+		char reason[320];
+
+		snprintf(reason, sizeof(reason), "%d of %d repeats degraded, %d good of %d needed: %s",
+			 s->degraded, s->degraded + s->good, s->good, want, s->why);
+		table_set_str(t, row, "status", "degraded");
+		table_set_str(t, row, "skip_reason", reason);
+		results_note(res, "%s: degraded, no figure (%s)", what, reason);
+	}
+	return 1;
+}
+
+int repeats_fill(const struct repeats *rp, struct table *t, int row, struct results *res,
+		 const char *what, struct summary *s)
 {
 	int n = rp->n ? rp->n : 1;
 
+	memset(s, 0, sizeof(*s));
+	if (work_fill(t, row, &rp->work, rp->n, rp->want, what, res))
+		return 1;
 	summarize(rp->ns, n, s);
 	table_set_int(t, row, "repeats", n);
 	table_set_num(t, row, "calls_per_repeat", rp->calls_sum / n);
@@ -198,6 +241,7 @@ void repeats_fill(const struct repeats *rp, struct table *t, int row, struct res
 		table_set_ci_target(t, row, res, rp->ci_target, s, n, what);
 	if (s->cv > 0.10)
 		results_note(res, "%s: CV %.0f%% is high; more --repeat or a quieter host", what, s->cv * 100);
+	return 0;
 }
 
 void repeats_end(struct repeats *rp)

@@ -632,7 +632,7 @@ const struct experiment exp_contend = {
 	.name = "contend",
 	.summary = "C concurrent callers: aggregate and per-caller barriers/s",
 	.main = exp_contend_main,
-	.quick = { .duration = 0.05, .repeat = 2 },
+	.quick = { .duration = 0.02, .repeat = 1 },
 	.full = { .duration = 1, .repeat = 3 },
 	.floor = 0.05,
 	.cut = CUT_HALVE,

@@ -46,9 +46,10 @@ static const struct col distance_cols[] = {
 		 "with `--ci-target`: the half-width reached, % of the mean"),
 	COL_INFO("ci_target_met", COL_INT, "", 0,
 		 "with `--ci-target`: 1 if reached, 0 if `--max-repeat` ran out first (a note says so)"),
-	COL_STATUS("status", COL_REQ, "`ok` or `skipped`"),
+	WORK_COLS,
+	COL_STATUS("status", COL_REQ, WORK_STATUS_DOC),
 	COL_STATUS("skip_reason", 0,
-		   "why: the host lacks the level (`no SMT on this host: each core has one PU`, `one package`, ...), the affinity mask leaves no CPU pair at it, or the mechanism cannot run here"),
+		   "why: degraded (its repeats, see `degraded_reason`), the host lacks the level (`no SMT on this host: each core has one PU`, `one package`, ...), the affinity mask leaves no CPU pair at it, or the mechanism cannot run here"),
 };
 
 const struct table_schema distance_table = {
@@ -121,7 +122,7 @@ static void measure_level(const struct opts *o, struct repeats *rp, struct table
 		row_skip(t, add_row(t, m, level, p), reason);
 		return;
 	}
-	err = repeats_measure(rp, o, m);
+	err = repeats_measure(rp, o, m, &team);
 	team_stop(&team);
 	placement_free(&pl);
 	r = add_row(t, m, level, p);
@@ -158,7 +159,7 @@ static int exp_distance_main(int argc, char **argv)
 		.name = "distance",
 		.synopsis = "The cost of one barrier with one other thread spinning at each distance\n"
 			    "(SMT sibling, another core, L3, NUMA node, package) from the caller.",
-		.common = CO_MECH | CO_DURATION | CO_REPEAT | CO_FORMAT | CO_JSON | CO_OUTPUT,
+		.common = CO_MECH | CO_DURATION | CO_REPEAT | CO_FORMAT | CO_JSON | CO_OUTPUT | CO_WORK,
 		.def_mech = mech_names_with(DEFAULT_ALL, DEFAULT_NONE, def_mech,
 					    sizeof(def_mech)),
 		.def_duration_s = 0.2,
@@ -231,7 +232,7 @@ const struct experiment exp_distance = {
 	.name = "distance",
 	.summary = "cost of one barrier by IPI distance: SMT sibling, core, L3, NUMA, package",
 	.main = exp_distance_main,
-	.quick = { .duration = 0.05, .repeat = 2 },
+	.quick = { .duration = 0.02, .repeat = 1 },
 	.full = { .duration = 0.25, .repeat = 3 },
 	.floor = 0.02,
 	.cut = CUT_MAX,

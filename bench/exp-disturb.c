@@ -369,7 +369,7 @@ const struct experiment exp_disturb = {
 	.name = "disturb",
 	.summary = "IPIs and latency a barrier storm causes on other CPUs",
 	.main = exp_disturb_main,
-	.quick = { .duration = 0.15 },
+	.quick = { .duration = 0.15, .processes = 3 },
 	.full = { .duration = 2 },
 	.floor = 0.1,
 	.picks = disturb_picks,

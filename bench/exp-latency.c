@@ -40,8 +40,9 @@ static const struct col lat_cols[] = {
 	COL_CI95("p99_ns_ci95", "p99_ns", "ns", 0, "95% CI half-width of `p99_ns`, as `p50_ns_ci95`"),
 	COL_CI95("p999_ns_ci95", "p999_ns", "ns", 0,
 		 "95% CI half-width of `p999_ns`; a batch too short to hold ~1000 samples makes it little more than its max"),
-	COL_STATUS("status", COL_REQ, "`ok` or `skipped`"),
-	COL_STATUS("skip_reason", 0, "why a skipped row could not be measured"),
+	WORK_COLS,
+	COL_STATUS("status", COL_REQ, WORK_STATUS_DOC),
+	COL_STATUS("skip_reason", 0, "why a skipped or degraded row has no figure"),
 	TOPOLOGY_COLS,
 };
 
@@ -80,6 +81,7 @@ struct latency_run {
 	struct hist h;		/* the point's calls */
 	struct hist cur;	/* one repeat's */
 	struct pct_batches bp;	/* each repeat's percentiles */
+	struct worksum work;	/* what the barriers did, the degraded repeats */
 };
 
 static int latency_row(void *ctx, const struct mechanism *m, int threads)
@@ -118,32 +120,47 @@ static void hist_rows(struct table *ht, const struct mechanism *m, int T,
 	}
 }
 
-static int latency_measure(void *ctx, const struct mechanism *m, int T)
+static int latency_measure(void *ctx, const struct mechanism *m, int T, const struct team *team)
 {
 	struct latency_run *l = ctx;
 	const struct opts *o = l->o;
-	int err;
+	struct workdone w;
+	int err, good = 0;
 
 	(void)T;
 	hist_reset(&l->h);
 	pct_batches_reset(&l->bp);
+	worksum_reset(&l->work);
 	err = harness_warmup(m, o->iterations ? 0.02 : o->duration_s / 10);
+	workdone_init(&w, team);
 	/*
-	 * Each repeat is a batch: its percentiles give the spread from which
-	 * the pooled percentiles' CIs come (batch-percentile method).
+	 * Each good repeat is a batch: its percentiles give the spread from
+	 * which the pooled percentiles' CIs come (batch-percentile method). A
+	 * degraded repeat is left out and measured again.
 	 */
-	for (int r = 0; r < o->repeat && !err; r++) {
+	for (int a = 0; a < work_attempts(o->repeat) && good < o->repeat && !err; a++) {
 		struct measure me;
+		struct work k;
+		char why[200] = "";
+		int bad;
 
 		hist_reset(&l->cur);
+		workdone_begin(&w);
 		harness_measure(m, o->iterations, o->duration_s, &l->cur, &me);
+		workdone_end(&w, me.calls, &k);
 		err = me.err;
 		if (!l->cur.count)
 			continue;
+		bad = work_degraded(&w, &k, why, sizeof(why));
+		worksum_add(&l->work, &k, bad, why);
+		if (bad && !o->keep_degraded)
+			continue;
+		good++;
 		pct_batches_add(&l->bp, &l->cur);
 		hist_merge(&l->h, &l->cur);
 	}
-	return err ? err : l->h.count ? 0 : -EIO;
+	workdone_free(&w);
+	return err ? err : l->h.count || l->work.degraded ? 0 : -EIO;
 }
 
 static void latency_fill(void *ctx, int row, const struct mechanism *m, int T,
@@ -152,8 +169,12 @@ static void latency_fill(void *ctx, int row, const struct mechanism *m, int T,
 	struct latency_run *l = ctx;
 	struct table *t = l->t;
 	const struct hist *h = &l->h;
+	char what[128];
 
 	table_set_int(t, row, "oversubscribed", pl->oversubscribed);
+	snprintf(what, sizeof(what), "%s T=%d", m->name, T);
+	if (work_fill(t, row, &l->work, l->bp.n, l->o->repeat, what, l->res))
+		return;
 	table_set_int(t, row, "samples", (long long)h->count);
 	table_set_num(t, row, "min_ns", (double)h->min);
 	table_set_num(t, row, "p50_ns", hist_percentile(h, 50));
@@ -267,7 +288,7 @@ const struct experiment exp_latency = {
 	.name = "latency",
 	.summary = "per-call latency distribution per mechanism",
 	.main = exp_latency_main,
-	.quick = { .duration = 0.1, .repeat = 3 },
+	.quick = { .duration = 0.03, .repeat = 2 },
 	.full = { .duration = 3, .repeat = 5 },
 	.floor = 0.1,
 	.cost = latency_cost,

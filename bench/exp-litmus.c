@@ -299,7 +299,7 @@ const struct experiment exp_litmus = {
 	.name = "litmus",
 	.summary = "store-buffering litmus: every barrier pairing orders memory",
 	.main = exp_litmus_main,
-	.quick = { .duration = 0.15, .repeat = 2 },
+	.quick = { .duration = 0.05, .repeat = 2 },
 	.full = { .duration = 4, .repeat = 3 },	/* 5 processes: 20 s in all (the seed ran 10 s in one) */
 	.floor = 0.1,
 	.all_opt = "--pairing",

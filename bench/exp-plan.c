@@ -37,7 +37,7 @@ static void usage(FILE *f)
 		"  --mechanism LIST   only these mechanisms (then no rcu or litmus point)\n"
 		"  --assume-available plan as if every mechanism were available\n"
 		"  --format F         human (default), or lines: one point a line,\n"
-		"                     \"point EXP NAME SECONDS CPUS ARGV...\", for the sweep\n"
+		"                     \"point EXP NAME SECONDS CPUS PROCESSES ARGV...\", for the sweep\n"
 		"                     (\"first ...\": a point run before the shuffled ones)\n");
 }
 
@@ -139,9 +139,10 @@ static void print_point(FILE *f, const struct plan *p, int i, int lines)
 	const char *sel = pt->e->all_opt ? pt->e->all_opt : "--mechanism";
 
 	if (lines)
-		fprintf(f, "%s %s %s %.1f %d %s %s %s", pt->e->first ? "first" : "point",
+		fprintf(f, "%s %s %s %.1f %d %d %s %s %s", pt->e->first ? "first" : "point",
 			pt->e->name, name, pt->s,
-			pt->e->cpus > 1 ? pt->e->cpus : 1, pt->e->name, sel, name);
+			pt->e->cpus > 1 ? pt->e->cpus : 1, plan_point_processes(p, i),
+			pt->e->name, sel, name);
 	else
 		fprintf(f, "%s %s %.1f %s %s", pt->e->name, name, pt->s, sel, name);
 	plan_options(f, p, i);
@@ -291,7 +292,7 @@ static int exp_plan_main(int argc, char **argv)
 		printf("# threads (calls): %s\n# callers (contend): %s\n", p.host.threads,
 		       p.host.callers);
 		if (p.replicates > 1)
-			printf("# replicates: every point but the first in %d processes, interleaved (its CI from their means); predicted_s is all of them\n",
+			printf("# replicates: every point but the first in %d processes (fewer where an experiment's preset says so), interleaved (its CI from their means); predicted_s is all of them\n",
 			       p.replicates);
 		else
 			printf("# replicates: none, each point in one process (its CI from repeats inside it)\n");

@@ -343,7 +343,7 @@ const struct experiment exp_rcu = {
 	.name = "rcu",
 	.summary = "userspace RCU reads/s and writes/s per scheme, with torture",
 	.main = exp_rcu_main,
-	.quick = { .duration = 0.15, .repeat = 2 },
+	.quick = { .duration = 0.05, .repeat = 1 },
 	.full = { .duration = 4, .repeat = 3 },
 	.floor = 0.1,
 	.cut = CUT_HALVE,

@@ -251,7 +251,7 @@ const struct experiment exp_register = {
 	.name = "register",
 	.summary = "cost of MEMBARRIER_CMD_REGISTER_* with threads running",
 	.main = exp_register_main,
-	.quick = { .repeat = 2, .threads = "0,1" },
+	.quick = { .repeat = 1, .threads = "0,1" },
 	.full = { .repeat = 4 },
 	.cut = CUT_HALVE,
 	.picks = register_picks,

@@ -12,6 +12,7 @@
 #include "output.h"
 #include "plan.h"
 #include "points.h"
+#include "workdone.h"
 
 struct experiment {
 	const char *name;
@@ -61,6 +62,24 @@ int points_distance_levels(hwloc_topology_t topo);
 		 "other threads in the caller's NUMA node (nested); empty without the level"), \
 	COL_INFO("n_remote", COL_INT, "", 0,						\
 		 "other threads on another package or another NUMA node than the caller's")
+
+/*
+ * What the barriers of a row's good repeats did (workdone.h), and how many
+ * repeats did not measure the point. A row whose good repeats never reached
+ * --repeat is `degraded`, with no figure.
+ */
+#define WORK_COLS									\
+	COL_MEASURE("ipis_per_barrier", COL_NUM, "", NONE, NONE, 0,			\
+		    "IPIs the target threads' CPUs received per barrier (CAL + RES rows of /proc/interrupts), mean over the good repeats; ~1 per target for a command that interrupts it, ~0 when it found the target off its CPU"), \
+	COL_MEASURE("target_oncpu_share", COL_NUM, "", NONE, NONE, 0,			\
+		    "the least share of a repeat a spinning target thread was on its CPU (its schedstat run time), mean over the good repeats; empty without spinners"), \
+	COL_MEASURE("steal_share", COL_NUM, "", NONE, NONE, 0,				\
+		    "share of the host's CPU time the hypervisor ran something else during the good repeats (/proc/stat steal), mean"), \
+	COL_COUNT("repeats_degraded", COL_INT, 0,					\
+		  "repeats left out and measured again: a spinning target on its CPU less than 90% of the repeat, or fewer than 90% of the IPIs its membarrier command sends (none due to sleeping targets); never for an oversubscribed point"), \
+	COL_INFO("degraded_reason", COL_STR, "", 0,					\
+		 "what the first degraded repeat found (who had the target's CPU, or the IPIs sent)")
+#define WORK_STATUS_DOC "`ok`, `degraded` (fewer good repeats than --repeat: no figure; `skip_reason` says why) or `skipped`"
 /*
  * cpus_logical and n_same_core, n_same_l3, n_same_package, n_same_numa,
  * n_remote (the other threads relative to the caller, thread 0) of a row.
@@ -89,7 +108,7 @@ struct point_ops {
 	/* A new row of t with the point's key cells. */
 	int (*row)(void *ctx, const struct mechanism *m, int T);
 	/* With the team running: warm up and measure. 0 or -errno. */
-	int (*measure)(void *ctx, const struct mechanism *m, int T);
+	int (*measure)(void *ctx, const struct mechanism *m, int T, const struct team *team);
 	/* The measured row's cells (status "ok" and the figures). */
 	void (*fill)(void *ctx, int row, const struct mechanism *m, int T,
 		     const struct placement *pl);
@@ -108,9 +127,11 @@ struct results;
 struct repeats {
 	int ci_target;		/* percent; 0: exactly --repeat */
 	int max_repeat;
-	double *ns;		/* ns per call of each repeat taken */
-	int n;			/* repeats taken */
+	double *ns;		/* ns per call of each good repeat */
+	int n;			/* good repeats taken */
+	int want;		/* good repeats a figure needs (--repeat) */
 	double calls_sum;
+	struct worksum work;	/* what the barriers did, the degraded repeats */
 };
 /* The --ci-target and --max-repeat rows of an option table. */
 #define REPEATS_OPTS(rp)							\
@@ -132,15 +153,27 @@ void repeats_begin(struct repeats *rp, const struct opts *o);
  * missed. */
 void table_set_ci_target(struct table *t, int row, struct results *res, int target,
 			 const struct summary *s, int nrep, const char *what);
-/* With the team running: warm up, then the repeats. 0 or -errno. */
-int repeats_measure(struct repeats *rp, const struct opts *o, const struct mechanism *m);
+/*
+ * With the team running: warm up, then the repeats, each with the work its
+ * barriers did; a degraded repeat is left out and measured again, within
+ * work_attempts(). 0 or -errno.
+ */
+int repeats_measure(struct repeats *rp, const struct opts *o, const struct mechanism *m,
+		    const struct team *team);
+/*
+ * The WORK_COLS cells of a row from s; with fewer than want repeats in its
+ * figure (have), status `degraded` and its reason. 1 for a degraded row.
+ */
+int work_fill(struct table *t, int row, const struct worksum *s, int have, int want,
+	      const char *what, struct results *res);
 /*
  * The row's repeats, calls_per_repeat, ns_per_call, ns_per_call_stddev,
- * ns_per_call_ci95, cv, ci_target_pct, ci_achieved_pct and ci_target_met;
- * a note names the point (what) when the target is missed or the CV high.
- * s gets the summary of ns/call.
+ * ns_per_call_ci95, cv, ci_target_pct, ci_achieved_pct and ci_target_met,
+ * and its work (work_fill); a note names the point (what) when the target
+ * is missed or the CV high. s gets the summary of ns/call. Returns 1 for a
+ * degraded row (no figure written).
  */
-void repeats_fill(const struct repeats *rp, struct table *t, int row, struct results *res,
+int repeats_fill(const struct repeats *rp, struct table *t, int row, struct results *res,
 		  const char *what, struct summary *s);
 void repeats_end(struct repeats *rp);
 

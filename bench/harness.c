@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +20,8 @@ static void worker_init(void *arg, int i)
 {
 	struct team *t = arg;
 
+	if (t->tids)
+		t->tids[i] = (pid_t)syscall(SYS_gettid);
 	if (t->cfg.mech->thread_init)
 		t->cfg.mech->thread_init(t->cfg.mech, i);
 }
@@ -87,6 +91,12 @@ int team_start(struct team *t, const struct team_cfg *cfg, char *err, size_t len
 			 cfg->pl->pu_os[0], strerror(errno));
 		return -1;
 	}
+	if (t->nth > 0) {
+		void *p = mmap(NULL, sizeof(pid_t) * (size_t)t->nth, PROT_READ | PROT_WRITE,
+			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+		t->tids = p == MAP_FAILED ? NULL : p;	/* without it: no schedstat */
+	}
 
 	if (cfg->other_process && t->nth > 0) {
 		int ready[2], ctl[2];
@@ -152,6 +162,10 @@ void team_stop(struct team *t)
 	} else if (t->th) {
 		join_workers(t);
 	}
+	if (t->tids) {
+		munmap(t->tids, sizeof(pid_t) * (size_t)t->nth);
+		t->tids = NULL;
+	}
 	if (t->saved) {
 		hwloc_set_cpubind(t->cfg.topo, t->saved, HWLOC_CPUBIND_THREAD);
 		hwloc_bitmap_free(t->saved);
@@ -159,9 +173,33 @@ void team_stop(struct team *t)
 	}
 }
 
+/*
+ * A planted regression (harness_plant): plant_pct percent of the barrier's
+ * cost, measured at warm-up, busy-waited after each barrier, so that
+ * calibrate can see whether a comparison finds a change of that size.
+ */
+static double plant_pct;
+static uint64_t plant_ns;
+
+void harness_plant(double pct)
+{
+	plant_pct = pct;
+	plant_ns = 0;
+}
+
+static int planted(const struct mechanism *m)
+{
+	int e = m->barrier(m);
+	uint64_t end = now_ns() + plant_ns;
+
+	while (now_ns() < end)
+		;
+	return e;
+}
+
 static int run_batch(const struct mechanism *m, uint64_t n, uint64_t *done)
 {
-	int (*fn)(const struct mechanism *) = m->barrier;
+	int (*fn)(const struct mechanism *) = plant_ns ? planted : m->barrier;
 
 	for (uint64_t i = 0; i < n; i++) {
 		int e = fn(m);
@@ -185,6 +223,14 @@ int harness_warmup(const struct mechanism *m, double budget_s)
 		if (i >= 2 && now_ns() >= end)
 			break;
 	}
+	if (plant_pct > 0 && !e) {	/* the cost the plant is a share of */
+		uint64_t t0;
+
+		plant_ns = 0;
+		t0 = now_ns();
+		e = run_batch(m, 20, &done);
+		plant_ns = (uint64_t)((double)(now_ns() - t0) / 20 * plant_pct / 100);
+	}
 	return e;
 }
 
@@ -203,7 +249,7 @@ void harness_measure(const struct mechanism *m, uint64_t iterations,
 
 		for (uint64_t i = 0; !iterations || i < iterations; i++) {
 			uint64_t t0 = now_ns(), t1;
-			int e = m->barrier(m);
+			int e = plant_ns ? planted(m) : m->barrier(m);
 
 			t1 = now_ns();
 			if (e) {

@@ -35,6 +35,9 @@ struct team {
 	struct pinned workers;
 	struct mech_team mt;
 	pid_t child;
+	/* Each team thread's kernel id, written by the thread itself (shared
+	 * with an other-process child): what its schedstat is read by. */
+	pid_t *tids;
 	int ctl_fd;		/* write end to the child; closing it stops it */
 	hwloc_cpuset_t saved;	/* caller's binding before the team */
 };
@@ -61,6 +64,11 @@ void harness_measure(const struct mechanism *m, uint64_t iterations,
  */
 void harness_paced(const struct mechanism *m, double rate_per_s,
 		   double duration_s, struct hist *h, struct measure *out);
+/*
+ * Plant a regression: from the next warm-up on, pct percent of the cost the
+ * warm-up measures is busy-waited after every barrier (0: none).
+ */
+void harness_plant(double pct);
 /* A few calls not counted: first-touch and registration effects. */
 int harness_warmup(const struct mechanism *m, double budget_s);
 /* The same calls in the plainest loop: the reference for harness overhead. */

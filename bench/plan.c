@@ -128,12 +128,21 @@ double plan_g(double v)
 	return strtod(b, NULL);
 }
 
+int plan_point_processes(const struct plan *p, int i)
+{
+	const struct plan_point *pt = &p->pts[i];
+	int most = p->presets[pt->exp].processes;
+
+	if (p->replicates <= 1 || pt->e->first)
+		return 1;
+	return most > 0 && most < p->replicates ? most : p->replicates;
+}
+
 double plan_point_s(const struct plan *p, int i)
 {
 	const struct plan_point *pt = &p->pts[i];
 	const struct experiment *e = pt->e;
-
-	int k = p->replicates > 1 && !e->first ? p->replicates : 1;
+	int k = plan_point_processes(p, i);
 
 	if (pt->m && !p->host.available(&p->host, pt->m))
 		return k * (e->skipped_s > 0 ? e->skipped_s : PLAN_SKIPPED_S);

@@ -29,7 +29,7 @@ struct mechanism;
  * colours) is fixed within one process. A process costs PLAN_PROCESS_S to
  * start (hwloc's topology, the team) besides its measuring.
  */
-#define PLAN_REPLICATES_QUICK 3
+#define PLAN_REPLICATES_QUICK 10
 #define PLAN_REPLICATES_FULL 5
 #define PLAN_PROCESS_S 0.05
 
@@ -41,6 +41,10 @@ struct preset {
 	int max_repeat;
 	const char *threads;	/* register's thread counts; NULL: 0,1,2,N,2N (anatomy: its T) */
 	int barriers;		/* anatomy's barriers traced per point and T */
+	/* The most processes a point of it runs in (0: the plan's replicates):
+	 * for an experiment whose process is long (disturb's rounds, anatomy's
+	 * tracing), fewer processes measuring longer. */
+	int processes;
 };
 
 /* What fitting does to the repeats when scaled durations are not enough. */
@@ -101,6 +105,8 @@ struct plan {
 };
 
 /* "1-3,8" into its counts (malloc'ed, *n of them); NULL when empty. */
+/* Processes point i runs in: 1 for a first point. */
+int plan_point_processes(const struct plan *p, int i);
 int *plan_counts(const char *list, int *n);
 /* 0 when list is counts from 1 to most (N or N-M with N <= M), else -1. */
 int plan_counts_check(const char *list, int most);

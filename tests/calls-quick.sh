@@ -10,7 +10,7 @@ if ! command -v "$PY" >/dev/null 2>&1; then
 	exit 0
 fi
 plan 4
-"$MBBENCH" calls --mechanism all --threads 1,2 --duration 30ms --repeat 2 --format csv \
+"$MBBENCH" calls --keep-degraded --mechanism all --threads 1,2 --duration 30ms --repeat 2 --format csv \
 	>"$TMP/calls.csv" 2>"$TMP/err"
 ok $? "calls over all mechanisms at T=1,2 ran"
 "$MBBENCH" list --format csv >"$TMP/list.csv"
@@ -40,7 +40,7 @@ ok $? "orders of magnitude are sane (a syscall barrier costs more than the null 
 
 # --ci-target: a point stops repeating once its CI is within the target,
 # or at --max-repeat; the row says which.
-"$MBBENCH" calls --mechanism null,fence --threads 1,2 --duration 0.02 --repeat 3 \
+"$MBBENCH" calls --keep-degraded --mechanism null,fence --threads 1,2 --duration 0.02 --repeat 3 \
 	--ci-target 10 --max-repeat 6 --format csv >"$TMP/ci.csv" 2>/dev/null &&
 "$PY" - "$TMP/ci.csv" <<'PY'
 import csv, sys

@@ -7,7 +7,7 @@
 need_python
 plan 8
 
-"$MBBENCH" calls --mechanism null,fence --threads 1,2 --iterations 20000 --repeat 2 \
+"$MBBENCH" calls --keep-degraded --mechanism null,fence --threads 1,2 --iterations 20000 --repeat 2 \
 	--format csv --output "$TMP/run" --json "$TMP/calls.json" >"$TMP/calls.csv" 2>"$TMP/err"
 ok $? "calls run with --output and --json"
 
@@ -51,7 +51,7 @@ ls "$TMP/run" | grep -q tmp
 [ $? -ne 0 ]
 ok $? "no temporary files left in the results folder"
 
-"$MBBENCH" latency --mechanism null,fence --threads 2 --iterations 5000 --format csv \
+"$MBBENCH" latency --keep-degraded --mechanism null,fence --threads 2 --iterations 5000 --format csv \
 	--output "$TMP/run" >"$TMP/lat.csv" 2>"$TMP/err"
 "$PY" - "$TMP/lat.csv" "$TMP/run/latency-histogram.csv" <<'PY'
 import csv, sys
@@ -70,8 +70,8 @@ PY
 ok $? "latency CSV percentiles are ordered; histogram counts add up to the samples"
 
 # Percentile CIs come from the batches (--repeat); one batch has none.
-"$MBBENCH" latency --mechanism null --threads 2 --iterations 2000 --repeat 4 --format csv >"$TMP/latr.csv" 2>/dev/null &&
-	"$MBBENCH" latency --mechanism null --threads 2 --iterations 2000 --format csv >"$TMP/lat1.csv" 2>/dev/null &&
+"$MBBENCH" latency --keep-degraded --mechanism null --threads 2 --iterations 2000 --repeat 4 --format csv >"$TMP/latr.csv" 2>/dev/null &&
+	"$MBBENCH" latency --keep-degraded --mechanism null --threads 2 --iterations 2000 --format csv >"$TMP/lat1.csv" 2>/dev/null &&
 	"$PY" - "$TMP/latr.csv" "$TMP/lat1.csv" <<'PY'
 import csv, sys
 r = list(csv.DictReader(open(sys.argv[1])))[0]

@@ -34,7 +34,7 @@ n=$(ls -d "$TMP"/conc/*/ 2>/dev/null | wc -l)
 good=0
 for d in "$TMP"/conc/*/; do
 	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["points_done"] == 3' "$d/run.json" 2>/dev/null &&
-		[ "$(grep -Ec '^(setarch [^ ]+ -R |linux64 -R )?mbbench ' "$d/commands.txt")" -eq 7 ] && good=$((good + 1))
+		[ "$(grep -Ec '^(setarch [^ ]+ -R |linux64 -R )?mbbench ' "$d/commands.txt")" -eq 21 ] && good=$((good + 1))
 done
 [ "$n" -eq 3 ] && [ "$good" -eq 3 ]
 ok $? "three sweeps started together: $n folders, $good with a valid run.json and their own commands"
@@ -58,8 +58,8 @@ rc=$?
 "$PY" - "$TMP/nojson/run.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert [(p["experiment"], p["name"], p["replicates"]) for p in d["points_failed"]] == [("latency", "fence", [1, 2, 3])], d["points_failed"]
-assert d["points_done"] == 2 and [p["experiment"] for p in d["points"]] == ["doctor", "calls", "calls", "calls"]
+assert [(p["experiment"], p["name"], p["replicates"]) for p in d["points_failed"]] == [("latency", "fence", list(range(1, 11)))], d["points_failed"]
+assert d["points_done"] == 2 and [p["experiment"] for p in d["points"]] == ["doctor"] + ["calls"] * 10
 PY
 r=$?
 [ "$rc" -eq 1 ] && [ "$r" -eq 0 ] && ! grep -q 'correctness check failed' "$TMP/nj.err" &&

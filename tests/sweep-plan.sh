@@ -69,10 +69,12 @@ EOF_TOPOS
 [ -z "$bad" ]
 ok $? "compact T=2: the other thread is on another core on every topology (bad:${bad:- none})"
 
-# The 256-PU plan measures 13 thread counts, not 257.
+# The 256-PU plan measures at most 13 thread counts, not 257 (the quick fit
+# drops the powers of two between topology points before it takes the
+# processes per point below 4).
 n=$(sed -n 's/^# threads (calls): //p' plan-256-quick.txt | tr ',' '\n' | wc -l)
-[ "$n" -eq 13 ]
-ok $? "256 PUs: 13 thread counts ($n)"
+[ "$n" -ge 5 ] && [ "$n" -le 13 ]
+ok $? "256 PUs: 5 to 13 thread counts ($n)"
 
 # --budget cuts the plan until it fits (or as far as it can) and says how.
 MBBENCH_SYNTHETIC="pack:2 l3:8 core:8 pu:2" "$MBBENCH" sweep --plan --assume-available \

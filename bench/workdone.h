@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a barrier did during one repeat, beside what it cost. A barrier whose
+ * target thread is off its CPU sends no IPI and costs a syscall (~0.3 us);
+ * one that interrupts it costs 3-20 us (docs/FINDINGS.md, "What a barrier
+ * did"). So every repeat records the IPIs the targets' CPUs received per
+ * barrier (the CAL and RES rows of /proc/interrupts), the share of the
+ * repeat each target thread was on its CPU (its schedstat run time) and the
+ * host's steal (/proc/stat), and work_degraded() says whether the repeat
+ * measured what its point says: spinning targets on their CPUs, interrupted
+ * by every barrier of a command that interrupts them.
+ */
+#ifndef MBBENCH_WORKDONE_H
+#define MBBENCH_WORKDONE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct team;
+
+/* One repeat's work; NAN where this host cannot tell. */
+struct work {
+	double ipis_per_barrier;	/* received on the targets' CPUs, per barrier */
+	double oncpu_share;		/* the least of the spinning targets' */
+	double wait_share;		/* that target: runnable, another task had its CPU */
+	double steal_share;		/* the host ran something else on our vCPUs */
+};
+
+/* A point's expectations and the marks of the repeat under way. */
+struct workdone {
+	const struct team *team;
+	int ntargets;		/* distinct CPUs of the team's threads besides the caller's */
+	int *cpus;
+	int ncpus;		/* /proc/interrupts columns read */
+	int judged;		/* 0: oversubscribed, marked but never degraded */
+	int spinners;		/* team threads that spin: each should stay on its CPU */
+	double expect_ipis;	/* per barrier: > 0 each, 0 none, < 0 not judged */
+	/* marks at workdone_begin */
+	uint64_t t0, steal0, total0;
+	uint64_t *irq0, *irq1, *run0, *wait0;
+	int have_irq, have_steal, have_run;
+};
+
+/* For the team t issuing barriers of its mechanism (t->cfg.mech). */
+void workdone_init(struct workdone *w, const struct team *t);
+void workdone_free(struct workdone *w);
+void workdone_begin(struct workdone *w);
+void workdone_end(struct workdone *w, uint64_t barriers, struct work *out);
+/* 1 with why ("a target thread was on its CPU 62% of the repeat: another
+ * task had it 38%") when the repeat did not measure the point, else 0. */
+int work_degraded(const struct workdone *w, const struct work *k, char *why, size_t len);
+
+/* A thread's schedstat: ns on its CPU and ns runnable but waiting. 0 or -1. */
+int task_schedstat(pid_t pid, pid_t tid, uint64_t *run_ns, uint64_t *wait_ns);
+
+/*
+ * Per-repeat work of a point, kept by the loop that takes its repeats: the
+ * good repeats' sums (for the row's means), the degraded ones' count and
+ * the reason most of them gave.
+ */
+struct worksum {
+	int good, degraded;
+	double ipis, oncpu, steal;	/* sums over the good repeats */
+	int n_ipis, n_oncpu, n_steal;
+	char why[200];			/* the first degraded repeat's reason */
+};
+void worksum_reset(struct worksum *s);
+void worksum_add(struct worksum *s, const struct work *k, int degraded, const char *why);
+
+/*
+ * The attempts a point may take to get `want` good repeats: the planned
+ * repeats, then as many again (at least 3 more) for the degraded ones.
+ */
+int work_attempts(int want);
+
+#endif

@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The work done beside the cost: a busy process pinned to the target's CPU
+# makes calls' repeats degraded. For the whole run: the row is `degraded`
+# with its reason and no figure, never an `ok` row with a mixed number. For
+# part of it: the degraded repeats are left out, counted and measured again
+# until the point has its repeats. A sleeping target expects no IPI; an
+# oversubscribed point is marked with its shares, never degraded.
+. "${top_srcdir:-.}/tests/lib.sh"
+need_python
+need_cpus 2 "needs 2 CPUs: the target spins on a CPU besides the caller's"
+
+MECH=membarrier-private-expedited
+"$MBBENCH" list --format csv | awk -F, -v m="$MECH" '$1 == m && $2 == 1 { f = 1 } END { exit !f }' || {
+	echo "1..0 # SKIP $MECH is not available here"
+	exit 0
+}
+[ -r /proc/self/schedstat ] || {
+	echo "1..0 # SKIP /proc/PID/schedstat is missing (a kernel without CONFIG_SCHED_INFO)"
+	exit 0
+}
+plan 9
+
+# A busy loop on CPU 1 (where calls puts the target at T=2, compact), for
+# at most 30 s whatever happens to this test.
+hog() { # SECONDS
+	taskset -c 1 timeout "$1" sh -c 'while :; do :; done' &
+	hog_pid=$!
+}
+cells() { # FILE COLUMN...: the first row's cells into c1, c2, ... (empty ones kept)
+	IFS='|' read -r c1 c2 c3 c4 <<EOF_CELLS
+$(csv_cols "$@" | head -n 1 | tr '\t' '|')
+EOF_CELLS
+}
+trap 'kill $hog_pid 2>/dev/null; rm -rf "$TMP"' EXIT
+
+"$MBBENCH" schema --format json | "$PY" -c '
+import json, sys
+s = json.load(sys.stdin)
+tables = {t["name"]: t for t in s["tables"]} if isinstance(s.get("tables"), list) else s["tables"]
+for t in ("calls", "latency", "distance"):
+    cols = {c["name"] for c in tables[t]["columns"]}
+    assert {"ipis_per_barrier", "target_oncpu_share", "steal_share", "repeats_degraded", "degraded_reason"} <= cols, t
+'
+ok $? "the work columns are in mbbench schema (calls, latency, distance)"
+
+# 1. The hog for the whole run: every repeat degraded.
+hog 30
+sleep 0.2
+"$MBBENCH" calls --mechanism $MECH --threads 2 --placement 0,1 --repeat 3 --duration 40ms \
+	--format csv >"$TMP/all.csv" 2>"$TMP/err"
+ok $? "calls ran with a busy process on the target's CPU"
+kill $hog_pid 2>/dev/null
+wait $hog_pid 2>/dev/null
+cells "$TMP/all.csv" status repeats_degraded ns_per_call
+[ "$c1" = degraded ] && [ "${c2:-0}" -ge 3 ]
+ok $? "the row is degraded after its repeats were degraded and measured again (status $c1, degraded $c2)"
+[ "$(csv_col "$TMP/all.csv" ns_per_call)" = "" ] && [ "$(csv_col "$TMP/all.csv" calls_per_s)" = "" ]
+ok $? "a degraded row has no figure"
+csv_col "$TMP/all.csv" skip_reason | grep -q "repeats degraded.*on its CPU [0-9]*%"
+ok $? "its reason says the target was off its CPU ($(csv_col "$TMP/all.csv" skip_reason))"
+
+# 2. The hog for part of the run: the row is ok, from good repeats only.
+"$MBBENCH" calls --mechanism $MECH --threads 2 --placement 0,1 --repeat 12 --duration 50ms \
+	--format csv >"$TMP/part.csv" 2>"$TMP/err" &
+calls_pid=$!
+sleep 0.25
+hog 0.2
+wait $calls_pid
+rc=$?
+wait $hog_pid 2>/dev/null
+cells "$TMP/part.csv" status repeats repeats_degraded target_oncpu_share
+[ "$rc" = 0 ] && [ "$c1" = ok ] && [ "$c2" = 12 ] && [ "${c3:-0}" -ge 1 ]
+ok $? "a hog in the middle: degraded repeats left out and measured again (status $c1, repeats ${c2:-}, degraded ${c3:-})"
+"$PY" -c "import sys; sys.exit(not float(sys.argv[1]) >= 0.9)" "${c4:-0}"
+ok $? "the good repeats' target was on its CPU (share ${c4:-none})"
+
+# 3. Sleeping targets: no IPI due, none sent.
+"$MBBENCH" calls --mechanism $MECH --threads 2 --placement 0,1 --behaviour sleep --repeat 3 \
+	--duration 30ms --format csv >"$TMP/sleep.csv" 2>"$TMP/err"
+cells "$TMP/sleep.csv" status ipis_per_barrier
+[ "$c1" = ok ] && "$PY" -c "import sys; sys.exit(not float(sys.argv[1]) < 0.1)" "${c2:-1}"
+ok $? "sleeping targets: ok with ${c2:-?} IPIs per barrier"
+
+# 4. Oversubscribed (T=3 on CPUs 0,1,1): marked with its shares, not degraded.
+"$MBBENCH" calls --mechanism $MECH --threads 3 --placement 0,1,1 --repeat 2 --duration 30ms \
+	--format csv >"$TMP/over.csv" 2>"$TMP/err"
+cells "$TMP/over.csv" status oversubscribed repeats_degraded target_oncpu_share
+[ "$c1" = ok ] && [ "$c2" = 1 ] && [ "$c3" = 0 ] && [ -n "${c4:-}" ]
+ok $? "oversubscribed: ok, marked, never degraded (on-CPU share ${c4:-none})"
+done_testing
