@@ -23,7 +23,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: mbbench plan [--quick|--full] [--budget DURATION] [--threads LIST]\n"
 		"                    [--callers LIST] [--placement P] [--behaviour spin|sleep]\n"
-		"                    [--mechanism LIST] [--assume-available] [--format human|lines]\n"
+		"                    [--mechanism LIST] [--experiment LIST] [--assume-available]\n"
+		"                    [--format human|lines]\n"
 		"The points mbbench sweep runs here: experiment, mechanism, predicted\n"
 		"seconds and options, fitted into the budget. Measures nothing; the\n"
 		"topology is this host's, or MBBENCH_SYNTHETIC / HWLOC_SYNTHETIC /\n"
@@ -35,6 +36,7 @@ static void usage(FILE *f)
 		"  --placement P      compact (default), smt, scatter or a CPU list\n"
 		"  --behaviour B      spin or sleep, for calls, latency and register\n"
 		"  --mechanism LIST   only these mechanisms (then no rcu or litmus point)\n"
+		"  --experiment LIST  only these experiments (calls,latency,...)\n"
 		"  --assume-available plan as if every mechanism were available\n"
 		"  --format F         human (default), or lines: one point a line,\n"
 		"                     \"point EXP NAME SECONDS CPUS PROCESSES ARGV...\", for the sweep\n"
@@ -92,6 +94,45 @@ static void add_point(struct plan *p, int k, const struct mechanism *m)
 			return;
 	p->pts = xrealloc(p->pts, (p->n + 1) * sizeof(*p->pts));
 	p->pts[p->n++] = (struct plan_point){ .e = p->exps[k], .exp = k, .m = m };
+}
+
+/* Whether the comma list names name. */
+static int list_has(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+		if (strcspn(p, ",") == n && !strncmp(p, name, n))
+			return 1;
+	}
+	return 0;
+}
+
+/* --experiment: every name one the sweep runs, none empty (exit 2). */
+static void check_exps(const char *list)
+{
+	const char *p = list;
+
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		int known = 0;
+
+		for (size_t k = 0; k < nr_experiments && experiments[k]->cost; k++)
+			known |= strlen(experiments[k]->name) == n && !strncmp(experiments[k]->name, p, n);
+		if (!n)
+			die("--experiment '%s' has an empty name (give names separated by single commas)", list);
+		if (!known) {
+			char names[512] = "";
+
+			for (size_t k = 0; k < nr_experiments && experiments[k]->cost; k++)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+					 k ? ", " : "", experiments[k]->name);
+			die("--experiment '%.*s' is not an experiment the sweep runs (%s)", (int)n, p, names);
+		}
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
 }
 
 static void add_points(struct plan *p, int k, const struct mechanism **only, int nonly)
@@ -155,6 +196,7 @@ static int exp_plan_main(int argc, char **argv)
 		{ "assume-available", no_argument, NULL, 'a' },
 		{ "behaviour", required_argument, NULL, 'B' },
 		{ "budget", required_argument, NULL, 'b' },
+		{ "experiment", required_argument, NULL, 'e' },
 		{ "callers", required_argument, NULL, 'c' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "full", no_argument, NULL, 'F' },
@@ -165,7 +207,7 @@ static int exp_plan_main(int argc, char **argv)
 		{ "threads", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *preset = NULL, *threads = NULL, *callers = NULL, *only_arg = NULL;
+	const char *preset = NULL, *threads = NULL, *callers = NULL, *only_arg = NULL, *exps_arg = NULL;
 	const struct mechanism **only = NULL;
 	struct plan p = { .budget = 0 };
 	char err[256], sum[256], beh[32] = "";
@@ -218,6 +260,9 @@ static int exp_plan_main(int argc, char **argv)
 		case 'm':
 			only_arg = optarg;
 			break;
+		case 'e':
+			exps_arg = optarg;
+			break;
 		case 'a':
 			p.host.assume = 1;
 			break;
@@ -231,6 +276,8 @@ static int exp_plan_main(int argc, char **argv)
 		}
 	}
 	getopt_no_args("plan", argc, argv);
+	if (exps_arg)
+		check_exps(exps_arg);
 	if (only_arg)
 		only = parse_only(only_arg, &nonly);
 	if (!preset)
@@ -275,7 +322,8 @@ static int exp_plan_main(int argc, char **argv)
 	p.presets = xcalloc(p.nexps, sizeof(*p.presets));
 	for (int k = 0; k < p.nexps; k++) {
 		p.presets[k] = strcmp(preset, "full") ? p.exps[k]->quick : p.exps[k]->full;
-		add_points(&p, k, only, nonly);
+		if (!exps_arg || list_has(exps_arg, p.exps[k]->name))
+			add_points(&p, k, only, nonly);
 	}
 	plan_fit(&p);
 

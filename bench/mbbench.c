@@ -54,6 +54,7 @@ static const struct {
 	int python;
 } helpers[] = {
 	{ "advise", "rank the rcu schemes by predicted cost for a workload", 1 },
+	{ "calibrate", "find what an A/B can see here: plant a change, count it found", 1 },
 	{ "compare", "compare results folders point by point (A/B)", 1 },
 	{ "plot", "render the figures of a results folder", 0 },
 	{ "report", "write report.md for a results folder", 1 },

@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# mbbench calibrate: bad input is one line, exit 2 and no folder; a planted
+# change of 50% on the null mechanism (whose cost is a few ns: the busy wait
+# dwarfs it) is found at its T=2 points and never called better, and the
+# folder holds every sweep, both comparisons and the calibration.
+. "${top_srcdir:-.}/tests/lib.sh"
+need_python
+need_cpus 2 "needs 2 CPUs: calibrate's points run at T=2"
+"$PY" -c 'import scipy' 2>/dev/null || { echo "1..0 # SKIP python3-scipy not found"; exit 0; }
+plan 6
+cd "$TMP" || exit 1
+
+bad=
+for args in "" "--plant 0" "--plant 101" "--plant 10 --runs 0" "--plant 10 --runs 11" \
+	"--plant 10 --bogus 1" "--plant ''" "--plant 10 --output"; do
+	eval "set -- $args"
+	"$MBBENCH" calibrate "$@" --output "out" >/dev/null 2>err
+	rc=$?
+	[ "$rc" -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && [ ! -e out ] && [ ! -e out.incomplete ] ||
+		bad="$bad [$args: rc $rc]"
+	rm -rf out out.incomplete
+done
+[ -z "$bad" ]
+ok $? "bad input: exit 2, one line, no folder (bad:${bad:- none})"
+mkdir taken
+"$MBBENCH" calibrate --plant 10 --output taken >/dev/null 2>err
+[ $? -eq 2 ] && grep -q "exists" err
+ok $? "an existing --output is refused ($(cat err))"
+
+"$MBBENCH" calibrate --plant 50 --runs 1 --mechanism null --output cal >out 2>err
+rc=$?
+[ "$rc" -eq 0 ] && [ -d cal ] && [ ! -e cal.incomplete ]
+ok $? "calibrate --plant 50 --runs 1 --mechanism null: exit $rc, the folder named when done ($(tail -n 1 err))"
+missing=
+for f in plain-1/run.json planted-1/run.json rerun/run.json compare-planted.csv compare-rerun.csv \
+	calibration.md calibration.json; do
+	[ -s "cal/$f" ] || missing="$missing $f"
+done
+grep -q -- '--plant 50' cal/planted-1/commands.txt && ! grep -q -- '--plant' cal/plain-1/commands.txt ||
+	missing="$missing (--plant in commands.txt)"
+[ -z "$missing" ]
+ok $? "the folder holds every sweep, both comparisons and the calibration (missing:${missing:- none})"
+"$PY" - cal/calibration.json <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+# null at T=2 and 3 in calls, T=2 in latency, and distance's levels: at
+# least the calls and latency points at T=2 are judged.
+assert c["plant_pct"] == 50 and c["runs"] == 1 and c["points"] >= 2, c
+assert c["found"] >= 1 and c["called_better"] == 0, c
+PY
+ok $? "a 50% plant is found and never called better ($(head -n 1 out))"
+grep -q '^Found at [0-9]* of [0-9]* points ([0-9]*%: the chosen mechanisms at T >= 2)' out
+ok $? "the summary line says how many points found it"
+done_testing
