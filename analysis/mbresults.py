@@ -23,6 +23,9 @@ import signal
 import stat
 import sys
 
+if __name__ == "__main__":	# run as a script (plot-check, vm-aggregate): mbstats imports it by name
+    sys.modules.setdefault("mbresults", sys.modules[__name__])
+
 # The result schema: every table's columns with their role, type, unit,
 # direction and CI pairing, as `mbbench schema` prints them from the column
 # arrays in bench/exp-*.c (results/schema.json, installed with the data).
@@ -129,6 +132,57 @@ class UsageError(Exception):
 
 class EnvError(Exception):
     """A fault of the machine, not of the input: one line, exit 1."""
+
+
+SCIPY_MISSING = "python3-scipy not found: apt-get install python3-scipy"
+_scipy = []	# (numpy, scipy.stats) once imported, or the reason they cannot be
+
+
+def _load_scipy():
+    import numpy
+    import scipy.stats
+    return numpy, scipy.stats
+
+
+def _import_scipy():
+    """numpy and scipy.stats, imported once for every tool, or why they
+    cannot be. The tools run python3 -S, which leaves the system's
+    site-packages (python3-scipy's) off the path: they are added where
+    scipy is not found without them."""
+    try:
+        try:
+            return _load_scipy()
+        except ImportError:
+            import site	# under -S, importing site adds nothing by itself
+            sys.path += [d for d in site.getsitepackages() if os.path.isdir(d) and d not in sys.path]
+            return _load_scipy()
+    except ImportError as e:
+        if isinstance(e, ModuleNotFoundError) and (e.name or "").split(".")[0] in ("numpy", "scipy"):
+            return SCIPY_MISSING
+        return f"cannot load python3-scipy ({str(e)[:120]})"
+    except OSError as e:	# e.g. no file descriptor left for a shared library
+        return f"cannot load python3-scipy: {e.strerror or e}"
+
+
+def scipy_stats():
+    """scipy.stats, or EnvError naming the package to install (exit 1)."""
+    if not _scipy:
+        _scipy.append(_import_scipy())
+    if isinstance(_scipy[0], str):
+        raise EnvError(_scipy[0])
+    return _scipy[0][1]
+
+
+def numpy_module():
+    scipy_stats()
+    return _scipy[0][0]
+
+
+# The statistics (scipy's, chosen per quantity) are in mbstats.py, beside
+# this file (python3 -I, as plots/plot runs it, leaves that off the path).
+if os.path.dirname(os.path.abspath(__file__)) not in sys.path:
+    sys.path.append(os.path.dirname(os.path.abspath(__file__)))
+from mbstats import t_quantile_975  # noqa: E402
 
 
 class Interrupted(BaseException):
@@ -661,85 +715,6 @@ class AssembleError(Exception):
     """The folder could not be written or read: one line, exit 1."""
 
 
-# -- statistics (no dependencies) -------------------------------------------
-
-def _betacf(a, b, x):
-    """Continued fraction of the incomplete beta function (Lentz)."""
-    tiny, qab, qap, qam = 1e-300, a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 300):
-        m2 = 2 * m
-        for aa in (m * (b - m) * x / ((qam + m2) * (a + m2)),
-                   -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
-            d = 1.0 + aa * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + aa / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-        if abs(d * c - 1.0) < 1e-12:
-            break
-    return h
-
-
-def _ibeta(a, b, x):
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x)
-    if x < (a + 1) / (a + b + 2):
-        return math.exp(lbt) * _betacf(a, b, x) / a
-    return 1.0 - math.exp(lbt) * _betacf(b, a, 1 - x) / b
-
-
-def t_two_sided_p(t, df):
-    """P(|T| >= |t|) for Student's t with df degrees of freedom."""
-    if math.isnan(t) or df <= 0:
-        return math.nan
-    return _ibeta(df / 2.0, 0.5, df / (df + t * t))
-
-
-def t_quantile_975(df):
-    lo, hi = 0.0, 1000.0
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        if t_two_sided_p(mid, df) > 0.05:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
-
-
-def _welch(ca, na, cb, nb):
-    """The standard error of a difference of two means, from their 95% CI
-    half-widths and sample counts, and its Welch degrees of freedom."""
-    sa, sb = ca / t_quantile_975(na - 1), cb / t_quantile_975(nb - 1)
-    va, vb = sa * sa, sb * sb       # variance of the mean
-    den = va * va / (na - 1) + vb * vb / (nb - 1)
-    df = (va + vb) * (va + vb) / den if den > 0 else na + nb - 2	# den underflows for tiny CIs
-    return math.sqrt(va + vb), df
-
-
-def welch_p(ma, ca, na, mb, cb, nb):
-    """Welch's t-test from means, 95% CI half-widths and sample counts."""
-    if not (na >= 2 and nb >= 2) or any(math.isnan(v) for v in (ma, ca, mb, cb)):
-        return math.nan
-    se, df = _welch(ca, na, cb, nb)
-    if se == 0:
-        return 0.0 if ma != mb else 1.0
-    return t_two_sided_p((mb - ma) / se, df)
-
-
-def welch_ci(ma, ca, na, mb, cb, nb):
-    """mb - ma and the half-width of its 95% CI (Welch); NaN without one."""
-    if not (na >= 2 and nb >= 2) or any(math.isnan(v) for v in (ma, ca, mb, cb)):
-        return mb - ma, math.nan
-    se, df = _welch(ca, na, cb, nb)
-    return mb - ma, t_quantile_975(max(1.0, df)) * se
-
-
 def _read_manifest(path):
     points = []
     try:
@@ -1050,7 +1025,10 @@ def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=
             outputs[os.path.join(folder, name)] = head + "".join(line for _, reps in groups for lines in reps.values()
                                                                    for line in lines)
         else:
-            outputs[os.path.join(folder, name)] = _merged_csv(name[:-len(".csv")], head, groups)
+            try:
+                outputs[os.path.join(folder, name)] = _merged_csv(name[:-len(".csv")], head, groups)
+            except EnvError as e:
+                raise AssembleError(str(e))
     outputs[os.path.join(folder, "run.json")] = json.dumps(run, indent=2) + "\n"
     _write_all(outputs)
 
@@ -1465,7 +1443,7 @@ def _main(argv):
     if argv and argv[0] in ("vm-aggregate", "vm-ab"):
         try:
             (vm_aggregate if argv[0] == "vm-aggregate" else vm_ab)(argv[1:])
-        except (OSError, ValueError, KeyError, IndexError) as e:
+        except (OSError, ValueError, KeyError, IndexError, EnvError) as e:
             print(f"vm-sweep: cannot aggregate the guests' results: {e}", file=sys.stderr)
             return 1
         return 0

@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: MIT
+"""The statistics of report, compare and the sweep's merge of replicates.
+
+Every distribution and test is scipy.stats' (mbresults.scipy_stats()
+imports it once, or stops the tool with one line naming the package);
+this module only decides which interval or test a quantity gets:
+
+- two means: Welch's t from means, CI half-widths and counts (welch_p,
+  welch_ci);
+"""
+import contextlib
+import math
+import warnings
+
+
+def _sp():
+    """scipy.stats (mbresults imports it, or raises its EnvError)."""
+    import mbresults
+    return mbresults.scipy_stats()
+
+
+def _np():
+    import mbresults
+    mbresults.scipy_stats()
+    return mbresults.numpy_module()
+
+
+@contextlib.contextmanager
+def _quiet():
+    """scipy's and numpy's warnings (a division by zero inside a
+    distribution, a degenerate sample) are not the tools' output."""
+    np = _np()
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        yield
+
+
+def _finite(*xs):
+    return all(x is not None and not math.isnan(x) and not math.isinf(x) for x in xs)
+
+
+# -- Student's t -------------------------------------------------------------
+
+def t_quantile(q, df):
+    """The q quantile of Student's t with df degrees of freedom."""
+    if not _finite(df) or df <= 0:
+        return math.nan
+    with _quiet():
+        return float(_sp().t.ppf(q, df))
+
+
+def t_quantile_975(df):
+    """The two-sided 95% quantile of Student's t (12.71 at 1, 1.96 at
+    infinity): what a 95% CI half-width is in standard errors."""
+    return t_quantile(0.975, df)
+
+
+def t_two_sided_p(t, df):
+    """P(|T| >= |t|) for Student's t with df degrees of freedom."""
+    if not _finite(t, df) or df <= 0:
+        return math.nan
+    with _quiet():
+        return float(2 * _sp().t.sf(abs(t), df))
+
+
+def welch_df(va, na, vb, nb):
+    """Welch-Satterthwaite degrees of freedom from the two variances of
+    the means (s^2 / n) and the counts."""
+    den = va * va / (na - 1) + vb * vb / (nb - 1)
+    return (va + vb) * (va + vb) / den if den > 0 else na + nb - 2	# den underflows for tiny CIs
+
+
+def _welch(ca, na, cb, nb):
+    """The standard error of a difference of two means, from their 95% CI
+    half-widths and sample counts, and its Welch degrees of freedom."""
+    sa, sb = ca / t_quantile_975(na - 1), cb / t_quantile_975(nb - 1)
+    va, vb = sa * sa, sb * sb       # variance of the mean
+    return math.sqrt(va + vb), welch_df(va, na, vb, nb)
+
+
+def welch_p(ma, ca, na, mb, cb, nb):
+    """Welch's t-test from means, 95% CI half-widths and sample counts."""
+    if not (na >= 2 and nb >= 2) or not _finite(ma, ca, mb, cb):
+        return math.nan
+    se, df = _welch(ca, na, cb, nb)
+    if se == 0:
+        return 0.0 if ma != mb else 1.0
+    return t_two_sided_p((mb - ma) / se, df)
+
+
+def welch_ci(ma, ca, na, mb, cb, nb):
+    """mb - ma and the half-width of its 95% CI (Welch); NaN without one."""
+    if not (na >= 2 and nb >= 2) or not _finite(ma, ca, mb, cb):
+        return mb - ma, math.nan
+    se, df = _welch(ca, na, cb, nb)
+    return mb - ma, t_quantile_975(max(1.0, df)) * se
