@@ -182,7 +182,7 @@ def numpy_module():
 # this file (python3 -I, as plots/plot runs it, leaves that off the path).
 if os.path.dirname(os.path.abspath(__file__)) not in sys.path:
     sys.path.append(os.path.dirname(os.path.abspath(__file__)))
-from mbstats import t_quantile_975  # noqa: E402
+from mbstats import mean_interval, mean_sd  # noqa: E402
 
 
 class Interrupted(BaseException):
@@ -545,13 +545,20 @@ MIN_CI_SAMPLES = 5
 MIN_CI_PROCESSES = 3
 
 
-def ci_n(row):
+def ci_n(row, col=None):
     """The samples behind a row's CI, for fmt_ci: the processes it was
-    measured in (replicates) where there are several, else its repeats."""
+    measured in (replicates) where there are several, else its repeats;
+    with col, also the ends of col's interval where the merge made it
+    asymmetric (COL_ci95_lo and COL_ci95_hi: fmt_ci prints them)."""
     procs = num(row.get("replicates", "nan"))
-    if procs >= 2:
-        return {"n": procs, "procs": True}
-    return {"n": num(row.get("repeats", "nan")), "procs": False}
+    out = {"n": procs, "procs": True} if procs >= 2 else {"n": num(row.get("repeats", "nan")), "procs": False}
+    if col is not None:
+        lo, hi = num(row.get(f"{col}_ci95_lo")), num(row.get(f"{col}_ci95_hi"))
+        if not (math.isnan(lo) or math.isnan(hi)):
+            out.update(lo=lo, hi=hi)
+    return out
+
+
 _SCALES = {"ns": ((1e6, "ms"), (1e3, "µs"), (1, "ns")),
            "num": ((1e9, "G"), (1e6, "M"), (1e3, "k"), (1, ""))}
 
@@ -569,13 +576,16 @@ def _fixed(v, exp):
     return f"{v:.{max(0, -exp)}f}"
 
 
-def fmt_ci(v, ci=None, n=None, unit="ns", procs=False):
+def fmt_ci(v, ci=None, n=None, unit="ns", procs=False, lo=None, hi=None):
     """A measure and its 95% CI half-width as "21.5 ± 2.4 µs": both in the
     value's unit, rounded to the CI's second significant digit (its first
-    when that is 3 or more). Fewer than MIN_CI_SAMPLES repeats (n), or no
-    CI: two significant digits and "(n=3)". unit: "ns" (ns, µs, ms), "num"
-    (k, M, G) or "count" (a count per barrier: plain, never a bare
-    negative; a mean below 0 whose CI reaches 0 is shown as 0)."""
+    when that is 3 or more). Where the interval is asymmetric (lo and hi:
+    a bootstrap's that a t-interval below 0 gave way to, a pooled
+    percentile's) it is "6.1 [0.4, 14] ns" instead, to the digits of its
+    half-length. Fewer than MIN_CI_SAMPLES repeats (n), or no CI: two
+    significant digits and "(n=3)". unit: "ns" (ns, µs, ms), "num" (k, M,
+    G) or "count" (a count per barrier: plain, never a bare negative; a
+    mean below 0 whose CI reaches 0 is shown as 0)."""
     if v is None or math.isnan(v):
         return "-"
     if unit == "count":
@@ -597,6 +607,9 @@ def fmt_ci(v, ci=None, n=None, unit="ns", procs=False):
         return f"{txt}{sep}{suffix}{extra}"
     if unit == "count" and v < 0 <= v + ci:
         v = 0.0
+    if lo is not None and hi is not None and not (math.isnan(lo) or math.isnan(hi)) and hi > lo:
+        exp = _ci_digits((hi - lo) / 2 / scale)
+        return f"{_fixed(v / scale, exp)} [{_fixed(lo / scale, exp)}, {_fixed(hi / scale, exp)}]{sep}{suffix}"
     if ci == 0:
         return "0" if v == 0 else f"{v / scale:.3g}{sep}{suffix} (no spread" + (f" in n={int(n)})" if n and not math.isnan(n) else ")")
     exp = _ci_digits(ci / scale)
@@ -819,17 +832,49 @@ def _serialization_merged(rows):
                                               _fmt_merged(f * math.sqrt((h / a) ** 2 + (h1 / a1) ** 2)))
 
 
+def bounds(table, col):
+    """The least and the greatest value col of table can hold (None: no
+    bound): the schema's min (None: signed), and no greatest."""
+    c = COLUMNS.get(table, {}).get(col) or {}
+    return c.get("min"), None
+
+
+def ends_columns(table, col):
+    """The columns holding the ends of col's 95% interval: the schema's
+    lower and upper columns where the table has them (litmus's
+    ..._lo95/_hi95), else the merge's COL_ci95_lo and COL_ci95_hi."""
+    lo, hi = ci_column(table, col, "lower"), ci_column(table, col, "upper")
+    if lo and hi:
+        return lo, hi
+    return f"{col}_ci95_lo", f"{col}_ci95_hi"
+
+
+def per_process_columns(table):
+    """The measures of table whose processes' values a merged row keeps
+    (COL_per_process): each measure with a CI column."""
+    if table not in TABLES:
+        return []
+    return [c["name"] for c in TABLES[table]["columns"] if c["role"] == "measure"
+            and any(ci_column(table, c["name"], k) for k in ("half-width", "lower", "upper"))]
+
+
 def merge_replicates(table, reps):
     """One table's rows of one point measured in several processes: reps is
     a list of row lists, one per replicate. Rows are matched by the table's
-    key. A measure is the mean of the replicates'; its CI half-width comes
-    from their spread (Student t over the replicates), and the replicates'
-    own, within-process, half-widths are averaged into COLUMN_within; an
-    interval's ends are the mean -/+ that half-width; counts add up; text
-    keeps the first replicate's (ns_per_repeat joins them all). A row with
-    status failed in any replicate is kept as that replicate's (a finding
-    stays a finding); skipped replicates are left out. `replicates` says
-    how many processes a row's figures come from."""
+    key. A measure is the mean of the replicates'; its CI
+    half-width comes from their spread (Student t over the replicates), and
+    the replicates' own, within-process, half-widths are averaged into
+    COLUMN_within; each measure with a CI keeps its processes' values in
+    COLUMN_per_process (';'-joined, in replicate order). Where mean - t
+    half-width would run below what the column holds (a cost's 0), the
+    interval is the bootstrap's of the mean over the processes, in
+    COLUMN_ci95_lo and COLUMN_ci95_hi (or the table's own interval
+    columns). The standard deviation
+    and cv are the processes'. Counts add up; text keeps the first
+    replicate's (ns_per_repeat joins them all). A row with status failed in
+    any replicate is kept as that replicate's (a finding stays a finding);
+    skipped replicates are left out. `replicates` says how many processes a
+    row's figures come from."""
     cols = COLUMNS.get(table, {})
     keys = KEYS.get(table, ())
     groups, order = {}, []
@@ -840,6 +885,7 @@ def merge_replicates(table, reps):
                 groups[k] = []
                 order.append(k)
             groups[k].append(r)
+    measured = per_process_columns(table)
     out = []
     for k in order:
         rs = groups[k]
@@ -863,27 +909,40 @@ def merge_replicates(table, reps):
                 row[c] = _fmt_merged(sum(good) / len(good)) if good else ""
             elif role == "count":
                 row[c] = _fmt_merged(sum(good), spec["type"] == "integer") if good else ""
-            elif role == "ci" and n >= 2:
-                of = [num(r.get(spec["of"])) for r in ok]
-                of = [v for v in of if not math.isnan(v)]
-                if len(of) < 2:
-                    continue
-                mean = sum(of) / len(of)
-                sd = math.sqrt(sum((v - mean) ** 2 for v in of) / (len(of) - 1))
-                h = t_quantile_975(len(of) - 1) * sd / math.sqrt(len(of))
-                if spec["ci"] == "half-width":
+            elif role == "ci" and n >= 2 and spec["ci"] == "half-width":
+                _, h, _, _, _ = mean_interval([num(r.get(spec["of"])) for r in ok])
+                if not math.isnan(h):
                     row[c] = _fmt_merged(h)
                     row[c + "_within"] = _fmt_merged(sum(good) / len(good)) if good else ""
-                elif spec["ci"] == "lower":
-                    # never below what the column can hold (a rate's 0)
-                    least = spec["min"] if spec["min"] is not None else -math.inf
-                    row[c] = _fmt_merged(max(mean - h, least))
-                else:
-                    row[c] = _fmt_merged(mean + h)
             elif c == "ns_per_repeat":
                 row[c] = ";".join(r[c] for r in ok if r.get(c))
+        for c in measured:
+            if c not in row:
+                continue
+            row[c + "_per_process"] = ";".join(r.get(c, "") for r in ok)
+            if n < 2 or c in ("calls_per_s", "serialization_factor"):	# derived below
+                continue
+            least = bounds(table, c)[0]
+            _, h, lo, hi, how = mean_interval([num(r.get(c)) for r in ok], least)
+            lo_col, hi_col = ends_columns(table, c)
+            if lo_col in cols and how:	# the table's own interval columns: the merged one
+                row[lo_col], row[hi_col] = _fmt_merged(lo), _fmt_merged(hi)
+            elif how == "bootstrap":
+                row[lo_col], row[hi_col] = _fmt_merged(lo), _fmt_merged(hi)
+        if n >= 2:
+            # The spread is the processes': their standard deviation, and
+            # the cv of the table's first measure compare tests as a mean.
+            for c in cols:
+                if c.endswith("_stddev") and c in row and c[:-len("_stddev")] in cols:
+                    sd = mean_sd([v for v in (num(r.get(c[:-len("_stddev")])) for r in ok) if not math.isnan(v)])[1]
+                    row[c] = _fmt_merged(sd)
+            fig = next((c for c, test, _ in figures(table) if test == "mean" and c in row), None) \
+                if table in TABLES else None
+            if "cv" in row and fig:
+                m, sd = mean_sd([v for v in (num(r.get(fig)) for r in ok) if not math.isnan(v)])
+                row["cv"] = _fmt_merged(sd / m) if m > 0 and not math.isnan(sd) else row["cv"]
         # calls_per_s is 1e9 / ns_per_call (the schema says so), the mean
-        # cost as a rate, never a mean of rates.
+        # cost as a rate, never a mean of rates; so are its interval's ends.
         ns = num(row.get("ns_per_call"))
         if "calls_per_s" in row and ns > 0:
             row["calls_per_s"] = _fmt_merged(1e9 / ns)
@@ -892,6 +951,9 @@ def merge_replicates(table, reps):
             hw = num(row.get("ns_per_call_ci95_within"))
             if "calls_per_s_ci95_within" in row:
                 row["calls_per_s_ci95_within"] = _fmt_merged(1e9 / ns * hw / ns) if not math.isnan(hw) else ""
+            lo, hi = num(row.get("ns_per_call_ci95_lo")), num(row.get("ns_per_call_ci95_hi"))
+            if lo > 0 and hi > 0:
+                row["calls_per_s_ci95_lo"], row["calls_per_s_ci95_hi"] = _fmt_merged(1e9 / hi), _fmt_merged(1e9 / lo)
         out.append(row)
     if table == "contend":
         _serialization_merged(out)
@@ -915,14 +977,27 @@ def merge_replicates(table, reps):
     return out
 
 
+def merged_columns(table, fields):
+    """The columns a merged CSV adds to a table's fields: replicates, each
+    CI half-width's _within, each measure's _per_process, and the ends of
+    an interval the merge may make asymmetric (_ci95_lo, _ci95_hi)."""
+    cols = COLUMNS.get(table, {})
+    extra = ["replicates"] + [c + "_within" for c in fields if cols.get(c, {}).get("ci") == "half-width"]
+    for c in per_process_columns(table):
+        if c in fields:
+            extra.append(c + "_per_process")
+            lo, hi = ends_columns(table, c)
+            if lo not in cols:
+                extra += [lo, hi]
+    return [c for c in extra if c not in fields]
+
+
 def _merged_csv(table, head, groups):
     """The CSV text of a table whose points ran in several processes:
     groups is [(point, {replicate: [lines]})] in the plan's order."""
     fields = next(csv.reader([head]))
-    extra = ["replicates"] + [c + "_within" for c in fields
-                              if COLUMNS.get(table, {}).get(c, {}).get("ci") == "half-width"]
     buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=fields + [c for c in extra if c not in fields], restval="",
+    w = csv.DictWriter(buf, fieldnames=fields + merged_columns(table, fields), restval="",
                        lineterminator="\n")
     w.writeheader()
     for _, reps in groups:
@@ -1084,11 +1159,8 @@ def vm_aggregate(argv):
         return sets
 
     def mean_ci(vals):
-        m = sum(vals) / len(vals)
-        if len(vals) < 2:
-            return m, ""
-        sd = math.sqrt(sum((v - m) ** 2 for v in vals) / (len(vals) - 1))
-        return m, f"{t_quantile_975(len(vals) - 1) * sd / math.sqrt(len(vals)):.3f}"
+        m, h, _, _, _ = mean_interval(vals)
+        return m, "" if math.isnan(h) else f"{h:.3f}"
 
     res = []
     if what == "scale":

@@ -5,12 +5,21 @@ Every distribution and test is scipy.stats' (mbresults.scipy_stats()
 imports it once, or stops the tool with one line naming the package);
 this module only decides which interval or test a quantity gets:
 
+- a mean over processes: Student's t, unless its interval would run below
+  what the quantity can be (a cost or a count: 0), where a bootstrap
+  interval of the mean over the processes' values takes its place
+  (mean_interval);
 - two means: Welch's t from means, CI half-widths and counts (welch_p,
   welch_ci);
 """
 import contextlib
 import math
 import warnings
+
+# The bootstrap's resamples and seed: fixed, so that a folder merged twice
+# gets the same intervals.
+BOOT_RESAMPLES = 9999
+BOOT_SEED = 20100101
 
 
 def _sp():
@@ -63,6 +72,17 @@ def t_two_sided_p(t, df):
         return float(2 * _sp().t.sf(abs(t), df))
 
 
+def mean_sd(vals):
+    """Mean and sample standard deviation (NaN below two values)."""
+    n = len(vals)
+    if not n:
+        return math.nan, math.nan
+    m = sum(vals) / n
+    if n < 2:
+        return m, math.nan
+    return m, math.sqrt(sum((v - m) ** 2 for v in vals) / (n - 1))
+
+
 def welch_df(va, na, vb, nb):
     """Welch-Satterthwaite degrees of freedom from the two variances of
     the means (s^2 / n) and the counts."""
@@ -94,3 +114,39 @@ def welch_ci(ma, ca, na, mb, cb, nb):
         return mb - ma, math.nan
     se, df = _welch(ca, na, cb, nb)
     return mb - ma, t_quantile_975(max(1.0, df)) * se
+
+
+# -- intervals ---------------------------------------------------------------
+
+def bootstrap_mean(vals, least=None):
+    """The 95% percentile-bootstrap interval of the mean of vals (fixed
+    seed), never below least."""
+    np = _np()
+    x = np.asarray(vals, dtype=float)
+    if len(x) < 2 or float(x.min()) == float(x.max()):
+        lo = hi = float(x.mean()) if len(x) else math.nan
+    else:
+        with _quiet():
+            ci = _sp().bootstrap((x,), np.mean, confidence_level=0.95, n_resamples=BOOT_RESAMPLES,
+                                 method="percentile", random_state=BOOT_SEED).confidence_interval
+        lo, hi = float(ci.low), float(ci.high)
+    if least is not None and lo < least:
+        lo = least
+    return lo, hi
+
+
+def mean_interval(vals, least=None):
+    """A mean over samples (a point's processes) and its 95% interval:
+    (mean, Student's t half-width, lo, hi, method). The interval is mean
+    -/+ the half-width ("t") unless that runs below least (the column's
+    least value: 0 for a cost or a count), where it is the bootstrap
+    interval of the mean ("bootstrap"). Below two samples: no interval."""
+    vals = [v for v in vals if _finite(v)]
+    m, sd = mean_sd(vals)
+    if len(vals) < 2:
+        return m, math.nan, math.nan, math.nan, ""
+    h = t_quantile_975(len(vals) - 1) * sd / math.sqrt(len(vals))
+    if least is not None and m - h < least:
+        lo, hi = bootstrap_mean(vals, least)
+        return m, h, lo, hi, "bootstrap"
+    return m, h, m - h, m + h, "t"

@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: MIT
 # The statistics of the analysis (analysis/mbstats.py): every distribution
 # and test from scipy.stats, none written by hand, and one line naming the
-# package where it is missing.
+# package where it is missing; a bootstrap interval where Student's t would
+# run below 0, and the spread and cv of the processes.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_python
-plan 2
+plan 3
 src=${top_srcdir:-.}
 export MBB_ANALYSIS="$src/analysis"
 
@@ -29,4 +30,32 @@ r2=$?
 	grep -qx 'compare: python3-scipy not found: apt-get install python3-scipy' "$TMP/e1" &&
 	grep -qx 'report: python3-scipy not found: apt-get install python3-scipy' "$TMP/e2"
 ok $? "without scipy: compare exit $r1, report exit $r2, one line each ($(cat "$TMP/e1"))"
+
+# The merge of a point's processes.
+"$PY" - <<'PY'
+import os, sys
+sys.path.insert(0, os.environ["MBB_ANALYSIS"])
+from mbresults import merge_replicates
+
+# A cost whose t-interval would run below 0 (processes at 1, 1 and 30 ns:
+# 10.7 -/+ 41.6): the bootstrap interval of the mean, within what the
+# processes measured, the same each time.
+row = lambda ns: {"mechanism": "fence", "threads": "1", "behaviour": "spin", "scope": "same-process",
+                  "placement": "compact", "repeats": "10", "calls_per_repeat": "100", "ns_per_call": str(ns),
+                  "ns_per_call_ci95": "0.1", "calls_per_s": str(1e9 / ns), "calls_per_s_ci95": "1", "cv": "0.01",
+                  "ns_per_call_stddev": "0.05", "status": "ok"}
+m = merge_replicates("calls", [[row(1)], [row(1)], [row(30)]])[0]
+m2 = merge_replicates("calls", [[row(1)], [row(1)], [row(30)]])[0]
+mean, h = float(m["ns_per_call"]), float(m["ns_per_call_ci95"])
+lo, hi = float(m["ns_per_call_ci95_lo"]), float(m["ns_per_call_ci95_hi"])
+assert mean - h < 0 and 1 <= lo < mean < hi <= 30, m
+assert (m["ns_per_call_ci95_lo"], m["ns_per_call_ci95_hi"]) == (m2["ns_per_call_ci95_lo"], m2["ns_per_call_ci95_hi"])
+assert 0 < float(m["calls_per_s_ci95_lo"]) < float(m["calls_per_s"]) < float(m["calls_per_s_ci95_hi"]), m
+# Spread and cv are the processes', and their values are kept in order.
+assert m["ns_per_call_per_process"] == "1;1;30", m
+assert abs(float(m["cv"]) - float(m["ns_per_call_stddev"]) / mean) < 1e-4 and float(m["cv"]) > 1, m
+n = merge_replicates("calls", [[row(100)], [row(110)], [row(120)]])[0]
+assert n.get("ns_per_call_ci95_lo", "") == "" and abs(float(n["cv"]) - 10 / 110) < 1e-6, n
+PY
+ok $? "a cost whose t-interval runs below 0 gets the bootstrap's, reproducible; cv and spread from the processes"
 done_testing
