@@ -182,7 +182,7 @@ def numpy_module():
 # this file (python3 -I, as plots/plot runs it, leaves that off the path).
 if os.path.dirname(os.path.abspath(__file__)) not in sys.path:
     sys.path.append(os.path.dirname(os.path.abspath(__file__)))
-from mbstats import mean_interval, mean_sd  # noqa: E402
+from mbstats import mean_interval, mean_sd, wilson  # noqa: E402
 
 
 class Interrupted(BaseException):
@@ -832,11 +832,19 @@ def _serialization_merged(rows):
                                               _fmt_merged(f * math.sqrt((h / a) ** 2 + (h1 / a1) ** 2)))
 
 
+# A proportion: a measure that counts events over trials, the columns of
+# its events and trials, and its scale (litmus: per million trials). The
+# schema says so only in words ("`r1_0_r2_0` per million trials"). Its
+# interval is Wilson's, where both counts are known.
+PROPORTIONS = {("litmus", "forbidden_per_million"): ("r1_0_r2_0", "trials", 1e6)}
+
+
 def bounds(table, col):
-    """The least and the greatest value col of table can hold (None: no
-    bound): the schema's min (None: signed), and no greatest."""
+    """The least and the greatest value col of table can hold: the schema's
+    min (None: signed) and, for a proportion, its scale (None: no bound)."""
     c = COLUMNS.get(table, {}).get(col) or {}
-    return c.get("min"), None
+    p = PROPORTIONS.get((table, col))
+    return c.get("min"), p[2] if p else None
 
 
 def ends_columns(table, col):
@@ -858,6 +866,21 @@ def per_process_columns(table):
             and any(ci_column(table, c["name"], k) for k in ("half-width", "lower", "upper"))]
 
 
+def _merge_proportion(table, row, col):
+    """A proportion's merged figure: its events over its trials, all
+    processes' added up, with Wilson's interval; False where the row does
+    not hold both counts."""
+    k_col, n_col, scale = PROPORTIONS[(table, col)]
+    k, n = num(row.get(k_col)), num(row.get(n_col))
+    if math.isnan(k) or math.isnan(n) or n < 1 or not 0 <= k <= n:
+        return False
+    lo, hi = wilson(k, n)
+    row[col] = _fmt_merged(k / n * scale)
+    lo_col, hi_col = ends_columns(table, col)
+    row[lo_col], row[hi_col] = _fmt_merged(lo * scale), _fmt_merged(hi * scale)
+    return True
+
+
 def merge_replicates(table, reps):
     """One table's rows of one point measured in several processes: reps is
     a list of row lists, one per replicate. Rows are matched by the table's
@@ -869,7 +892,8 @@ def merge_replicates(table, reps):
     half-width would run below what the column holds (a cost's 0), the
     interval is the bootstrap's of the mean over the processes, in
     COLUMN_ci95_lo and COLUMN_ci95_hi (or the table's own interval
-    columns). The standard deviation
+    columns); a proportion with its counts (litmus) is its events over its
+    trials with Wilson's interval. The standard deviation
     and cv are the processes'. Counts add up; text keeps the first
     replicate's (ns_per_repeat joins them all). A row with status failed in
     any replicate is kept as that replicate's (a finding stays a finding);
@@ -929,6 +953,8 @@ def merge_replicates(table, reps):
                 row[lo_col], row[hi_col] = _fmt_merged(lo), _fmt_merged(hi)
             elif how == "bootstrap":
                 row[lo_col], row[hi_col] = _fmt_merged(lo), _fmt_merged(hi)
+            if (table, c) in PROPORTIONS:
+                _merge_proportion(table, row, c)
         if n >= 2:
             # The spread is the processes': their standard deviation, and
             # the cv of the table's first measure compare tests as a mean.

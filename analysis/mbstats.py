@@ -9,6 +9,7 @@ this module only decides which interval or test a quantity gets:
   what the quantity can be (a cost or a count: 0), where a bootstrap
   interval of the mean over the processes' values takes its place
   (mean_interval);
+- a proportion of events in trials: Wilson's interval (wilson);
 - two means: Welch's t from means, CI half-widths and counts (welch_p,
   welch_ci);
 """
@@ -150,3 +151,13 @@ def mean_interval(vals, least=None):
         lo, hi = bootstrap_mean(vals, least)
         return m, h, lo, hi, "bootstrap"
     return m, h, m - h, m + h, "t"
+
+
+def wilson(k, n):
+    """The 95% Wilson interval of a proportion of k events in n trials,
+    within [0, 1]; (NaN, NaN) without trials."""
+    if not _finite(k, n) or n < 1 or not 0 <= k <= n:
+        return math.nan, math.nan
+    with _quiet():
+        ci = _sp().binomtest(int(round(k)), int(round(n))).proportion_ci(confidence_level=0.95, method="wilson")
+    return max(0.0, float(ci.low)), min(1.0, float(ci.high))
