@@ -182,7 +182,7 @@ def numpy_module():
 # this file (python3 -I, as plots/plot runs it, leaves that off the path).
 if os.path.dirname(os.path.abspath(__file__)) not in sys.path:
     sys.path.append(os.path.dirname(os.path.abspath(__file__)))
-from mbstats import mean_interval, mean_sd, wilson  # noqa: E402
+from mbstats import hist_percentile, mean_interval, mean_sd, percentile_interval, wilson  # noqa: E402
 
 
 class Interrupted(BaseException):
@@ -866,6 +866,74 @@ def per_process_columns(table):
             and any(ci_column(table, c["name"], k) for k in ("half-width", "lower", "upper"))]
 
 
+def _pct_percent(col):
+    """A percentile column's level as lib/stats.c writes it (p999_ns: 99.9)."""
+    d = _PCT.fullmatch(col).group(1)
+    return float(d[:2] + "." + d[2:]) if len(d) > 2 else float(d)
+
+
+def _pooled_histogram(point, hists):
+    """The buckets [(lo, hi, count)] of one point's histograms added up over
+    its processes (hists: each process's histogram rows), or None where a
+    process has none for it."""
+    pooled = {}
+    for rows in hists:
+        mine = [h for h in rows if all(h.get(c, "") == v for c, v in point.items())]
+        if not mine:
+            return None
+        for h in mine:
+            lo, hi, n = int(h["bucket_lo_ns"]), int(h["bucket_hi_ns"]), int(h["count"] or 0)
+            b = pooled.setdefault(lo, [lo, hi, 0])
+            b[2] += n
+    return sorted(tuple(b) for b in pooled.values() if b[2] > 0) or None
+
+
+def _merge_percentiles(table, row, ok, hists):
+    """A latency row's percentiles from the histogram of all its processes
+    (their bucket counts added up), never a mean of the processes' own:
+    each the nearest rank at the bucket's midpoint, within the exact min
+    and max (the least of the processes' mins, the greatest of their
+    maxes); the mean weighted by samples. Its 95% interval holds both the
+    order statistics of the pooled samples (binomial, on the bucket CDF)
+    and the processes' own spread (the pooled figure -/+ Student's t over
+    their percentiles), never below 0: COL_ci95_lo and _hi, and the
+    half-width the farther end."""
+    hcols = COLUMNS.get(f"{table}-histogram", {})
+    point = {c: row.get(c, "") for c in KEYS.get(f"{table}-histogram", ()) if not c.startswith("bucket")}
+    buckets = _pooled_histogram(point, hists)
+    if not buckets or "count" not in hcols:
+        return
+    mins = [num(r.get("min_ns")) for r in ok]
+    maxs = [num(r.get("max_ns")) for r in ok]
+    least = min((v for v in mins if not math.isnan(v)), default=buckets[0][0])
+    most = max((v for v in maxs if not math.isnan(v)), default=buckets[-1][1])
+    if "min_ns" in row:
+        row["min_ns"] = _fmt_merged(least)
+    if "max_ns" in row:
+        row["max_ns"] = _fmt_merged(most)
+    means, samples = [num(r.get("mean_ns")) for r in ok], [num(r.get("samples")) for r in ok]
+    if "mean_ns" in row and not any(math.isnan(v) for v in means + samples) and sum(samples) > 0:
+        row["mean_ns"] = _fmt_merged(sum(m * s for m, s in zip(means, samples)) / sum(samples))
+    for col in COLUMNS[table]:
+        if col not in row or COLUMNS[table][col]["role"] != "measure" or pct_level(col) is None:
+            continue
+        p = _pct_percent(col)
+        est = hist_percentile(buckets, p, least, most)
+        lo, hi = percentile_interval(buckets, p, least, most)
+        floor = bounds(table, col)[0]
+        _, h, _, _, _ = mean_interval([num(r.get(col)) for r in ok])
+        if not math.isnan(h):
+            lo, hi = min(lo, est - h), max(hi, est + h)
+        if floor is not None:
+            lo = max(lo, floor)
+        row[col] = _fmt_merged(est)
+        ci = ci_column(table, col)
+        if ci and ci in row:
+            row[ci] = _fmt_merged(max(est - lo, hi - est))
+        lo_col, hi_col = ends_columns(table, col)
+        row[lo_col], row[hi_col] = _fmt_merged(lo), _fmt_merged(hi)
+
+
 def _merge_proportion(table, row, col):
     """A proportion's merged figure: its events over its trials, all
     processes' added up, with Wilson's interval; False where the row does
@@ -881,10 +949,11 @@ def _merge_proportion(table, row, col):
     return True
 
 
-def merge_replicates(table, reps):
+def merge_replicates(table, reps, hists=None):
     """One table's rows of one point measured in several processes: reps is
-    a list of row lists, one per replicate. Rows are matched by the table's
-    key. A measure is the mean of the replicates'; its CI
+    a list of row lists, one per replicate (hists, where the table has a
+    histogram table, the same replicates' histogram rows). Rows are matched
+    by the table's key. A measure is the mean of the replicates'; its CI
     half-width comes from their spread (Student t over the replicates), and
     the replicates' own, within-process, half-widths are averaged into
     COLUMN_within; each measure with a CI keeps its processes' values in
@@ -893,7 +962,8 @@ def merge_replicates(table, reps):
     interval is the bootstrap's of the mean over the processes, in
     COLUMN_ci95_lo and COLUMN_ci95_hi (or the table's own interval
     columns); a proportion with its counts (litmus) is its events over its
-    trials with Wilson's interval. The standard deviation
+    trials with Wilson's interval; a latency row with histograms takes its
+    percentiles from their sum (_merge_percentiles). The standard deviation
     and cv are the processes'. Counts add up; text keeps the first
     replicate's (ns_per_repeat joins them all). A row with status failed in
     any replicate is kept as that replicate's (a finding stays a finding);
@@ -902,17 +972,17 @@ def merge_replicates(table, reps):
     cols = COLUMNS.get(table, {})
     keys = KEYS.get(table, ())
     groups, order = {}, []
-    for rows in reps:
+    for i, rows in enumerate(reps):
         for r in rows:
             k = tuple(r.get(c, "") for c in keys)
             if k not in groups:
                 groups[k] = []
                 order.append(k)
-            groups[k].append(r)
+            groups[k].append((i, r))
     measured = per_process_columns(table)
     out = []
     for k in order:
-        rs = groups[k]
+        rs = [r for _, r in groups[k]]
         failed = [r for r in rs if r.get("status") == "failed"]
         ok = [r for r in rs if r.get("status", "ok") == "ok"]
         if failed or not ok:
@@ -967,6 +1037,10 @@ def merge_replicates(table, reps):
             if "cv" in row and fig:
                 m, sd = mean_sd([v for v in (num(r.get(fig)) for r in ok) if not math.isnan(v)])
                 row["cv"] = _fmt_merged(sd / m) if m > 0 and not math.isnan(sd) else row["cv"]
+        if hists is not None and n >= 1:
+            mine = [hists[i] for i, r in groups[k] if r.get("status", "ok") == "ok" and i < len(hists)]
+            if len(mine) == n:
+                _merge_percentiles(table, row, ok, mine)
         # calls_per_s is 1e9 / ns_per_call (the schema says so), the mean
         # cost as a rate, never a mean of rates; so are its interval's ends.
         ns = num(row.get("ns_per_call"))
@@ -1018,17 +1092,25 @@ def merged_columns(table, fields):
     return [c for c in extra if c not in fields]
 
 
-def _merged_csv(table, head, groups):
+def _merged_csv(table, head, groups, hist_groups=None):
     """The CSV text of a table whose points ran in several processes:
-    groups is [(point, {replicate: [lines]})] in the plan's order."""
+    groups is [(point, {replicate: [lines]})] in the plan's order;
+    hist_groups, where the table has a histogram table, that table's
+    (head, {point: {replicate: [lines]}})."""
     fields = next(csv.reader([head]))
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=fields + merged_columns(table, fields), restval="",
                        lineterminator="\n")
     w.writeheader()
-    for _, reps in groups:
-        rows = [list(csv.DictReader(io.StringIO(head + "".join(lines)))) for _, lines in sorted(reps.items())]
-        w.writerows(merge_replicates(table, rows))
+    for point, reps in groups:
+        order = sorted(reps)
+        rows = [list(csv.DictReader(io.StringIO(head + "".join(reps[i])))) for i in order]
+        hists = None
+        if hist_groups is not None:
+            hhead, hreps = hist_groups[0], hist_groups[1].get(point, {})
+            if all(i in hreps for i in order):
+                hists = [list(csv.DictReader(io.StringIO(hhead + "".join(hreps[i])))) for i in order]
+        w.writerows(merge_replicates(table, rows, hists))
     return buf.getvalue()
 
 
@@ -1126,8 +1208,11 @@ def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=
             outputs[os.path.join(folder, name)] = head + "".join(line for _, reps in groups for lines in reps.values()
                                                                    for line in lines)
         else:
+            table = name[:-len(".csv")]
+            hist = tables.get(f"{table}-histogram.csv")
+            hist = (hist[0], dict(hist[1])) if hist and f"{table}-histogram" in TABLES else None
             try:
-                outputs[os.path.join(folder, name)] = _merged_csv(name[:-len(".csv")], head, groups)
+                outputs[os.path.join(folder, name)] = _merged_csv(table, head, groups, hist)
             except EnvError as e:
                 raise AssembleError(str(e))
     outputs[os.path.join(folder, "run.json")] = json.dumps(run, indent=2) + "\n"

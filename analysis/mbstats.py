@@ -10,6 +10,9 @@ this module only decides which interval or test a quantity gets:
   interval of the mean over the processes' values takes its place
   (mean_interval);
 - a proportion of events in trials: Wilson's interval (wilson);
+- a percentile of pooled histograms: the nearest rank at the bucket's
+  midpoint, as lib/stats.c takes it, with the binomial order-statistic
+  interval on the bucket CDF (hist_percentile, percentile_interval);
 - two means: Welch's t from means, CI half-widths and counts (welch_p,
   welch_ci);
 """
@@ -161,3 +164,49 @@ def wilson(k, n):
     with _quiet():
         ci = _sp().binomtest(int(round(k)), int(round(n))).proportion_ci(confidence_level=0.95, method="wilson")
     return max(0.0, float(ci.low)), min(1.0, float(ci.high))
+
+
+def _pct_rank(p_percent, n):
+    """The nearest rank of percentile p_percent (50, 99.9) among n samples,
+    as lib/stats.c's hist_percentile computes it."""
+    return max(1, math.ceil(p_percent / 100.0 * n))
+
+
+def _at_rank(buckets, rank):
+    """The bucket (lo, hi, count) holding the rank-th smallest sample."""
+    seen = 0
+    for b in buckets:
+        seen += b[2]
+        if seen >= rank:
+            return b
+    return buckets[-1]
+
+
+def hist_percentile(buckets, p_percent, least, most):
+    """Percentile p_percent (50, 99.9) of a histogram [(lo, hi, count)]
+    sorted by lo: the nearest rank's bucket midpoint within [least, most]
+    (the exact min and max), as lib/stats.c takes it."""
+    n = sum(b[2] for b in buckets)
+    if not n:
+        return math.nan
+    lo, hi, _ = _at_rank(buckets, _pct_rank(p_percent, n))
+    return min(max((lo + hi) / 2, least), most)
+
+
+def percentile_interval(buckets, p_percent, least, most):
+    """The 95% interval of percentile p_percent from the order statistics
+    of a histogram's samples: the ranks a binomial(n, p) count of samples
+    below the true percentile falls between with 95%, read from the bucket
+    CDF as the lower bucket's low end and the upper bucket's high end,
+    within [least, most]."""
+    n = sum(b[2] for b in buckets)
+    if not n:
+        return math.nan, math.nan
+    q = p_percent / 100.0
+    binom = _sp().binom
+    with _quiet():
+        lo_rank = max(1, int(binom.ppf(0.025, n, q)))
+        hi_rank = min(n, int(binom.ppf(0.975, n, q)) + 1)
+    lo = _at_rank(buckets, lo_rank)[0]
+    hi = _at_rank(buckets, hi_rank)[1]
+    return min(max(lo, least), most), max(min(hi, most), least)

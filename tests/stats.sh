@@ -3,12 +3,13 @@
 # The statistics of the analysis (analysis/mbstats.py): every distribution
 # and test from scipy.stats, none written by hand, and one line naming the
 # package where it is missing; a proportion's Wilson interval; a bootstrap
-# interval where Student's t would run below 0, and the report printing
-# such intervals by their ends.
+# interval where Student's t would run below 0; latency percentiles pooled
+# from the processes' histograms; and the report printing such intervals
+# by their ends.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_python
-plan 5
+plan 6
 src=${top_srcdir:-.}
 export MBB_ANALYSIS="$src/analysis"
 
@@ -79,6 +80,62 @@ n = merge_replicates("calls", [[row(100)], [row(110)], [row(120)]])[0]
 assert n.get("ns_per_call_ci95_lo", "") == "" and abs(float(n["cv"]) - 10 / 110) < 1e-6, n
 PY
 ok $? "a cost whose t-interval runs below 0 gets the bootstrap's, reproducible; cv and spread from the processes"
+
+"$PY" - "$TMP" <<'PY'
+import csv, json, math, os, sys
+sys.path.insert(0, os.environ["MBB_ANALYSIS"])
+from mbresults import assemble
+tmp = sys.argv[1]
+
+# Latency percentiles of a point from the histogram of all its processes:
+# one process 900 samples at 10 ns and 100 at 20, another 100 at 50. The
+# processes' own p50 are 10 and 50 (mean 30), their p99 20 and 50 (mean
+# 35); all 1100 samples have p50 10 and p99 50.
+raw = os.path.join(tmp, "lat", "raw")
+os.makedirs(raw)
+json.dump({"host": {"hostname": "h"}}, open(os.path.join(raw, "info.json"), "w"))
+open(os.path.join(raw, "points.txt"), "w").write("latency m.1 ok\nlatency m.2 ok\n")
+lat_cols = ["mechanism", "threads", "behaviour", "scope", "samples", "min_ns", "p50_ns", "p90_ns", "p99_ns",
+            "p999_ns", "max_ns", "mean_ns", "repeats", "p50_ns_ci95", "p90_ns_ci95", "p99_ns_ci95", "p999_ns_ci95",
+            "status", "skip_reason"]
+procs = {1: [10] * 900 + [20] * 100, 2: [50] * 100}
+
+def nearest(xs, p):
+    xs = sorted(xs)
+    return xs[max(1, math.ceil(p / 100 * len(xs))) - 1]
+
+for i, xs in procs.items():
+    d = os.path.join(raw, f"latency-m.{i}")
+    os.makedirs(d)
+    json.dump({"experiment": "latency"}, open(os.path.join(d, "latency.json"), "w"))
+    with open(os.path.join(d, "latency.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=lat_cols, lineterminator="\n")
+        w.writeheader()
+        w.writerow(dict(mechanism="m", threads=1, behaviour="spin", scope="same-process", samples=len(xs),
+                        min_ns=min(xs), p50_ns=nearest(xs, 50), p90_ns=nearest(xs, 90), p99_ns=nearest(xs, 99),
+                        p999_ns=nearest(xs, 99.9), max_ns=max(xs), mean_ns=sum(xs) / len(xs), repeats=5,
+                        p50_ns_ci95=0, p90_ns_ci95=0, p99_ns_ci95=0, p999_ns_ci95=0, status="ok", skip_reason=""))
+    with open(os.path.join(d, "latency-histogram.csv"), "w", newline="") as f:
+        f.write("mechanism,threads,bucket_lo_ns,bucket_hi_ns,count,cumulative_fraction\n")
+        seen = 0
+        for v in sorted(set(xs)):
+            seen += xs.count(v)
+            f.write(f"m,1,{v},{v},{xs.count(v)},{seen / len(xs)}\n")
+assemble(os.path.join(tmp, "lat"), "quick", 1, False, replicates=2)
+r = next(csv.DictReader(open(os.path.join(tmp, "lat", "latency.csv"))))
+pooled = procs[1] + procs[2]
+for col, p in (("p50_ns", 50), ("p90_ns", 90), ("p99_ns", 99), ("p999_ns", 99.9)):
+    own = [nearest(xs, p) for xs in procs.values()]
+    truth = nearest(pooled, p)
+    assert float(r[col]) == truth, (col, r[col], truth)
+    assert col in ("p90_ns", "p999_ns") or truth != sum(own) / len(own), (col, own)
+    assert 0 <= float(r[col + "_ci95_lo"]) <= truth <= float(r[col + "_ci95_hi"]), (col, r)
+    assert r[col + "_per_process"] == ";".join(str(v) for v in own), r
+assert float(r["p50_ns"]) == 10 and float(r["p99_ns"]) == 50, r
+assert r["min_ns"] == "10" and r["max_ns"] == "50" and r["samples"] == "1100", r
+assert abs(float(r["mean_ns"]) - sum(pooled) / len(pooled)) < 1e-3, r
+PY
+ok $? "latency percentiles from the processes' pooled histograms (p50 10, p99 50 ns), not their mean (30, 35)"
 
 # The report prints such an interval as its ends, and no proportion's
 # beyond what it can be.
