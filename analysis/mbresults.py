@@ -866,6 +866,13 @@ def per_process_columns(table):
             and any(ci_column(table, c["name"], k) for k in ("half-width", "lower", "upper"))]
 
 
+def per_process(row, col):
+    """The values of col in each process a merged row comes from (its
+    COL_per_process cell), in replicate order; [] where it has none."""
+    return [v for v in (num(x) for x in (row.get(f"{col}_per_process") or "").split(";") if x != "")
+            if not math.isnan(v)]
+
+
 def _pct_percent(col):
     """A percentile column's level as lib/stats.c writes it (p999_ns: 99.9)."""
     d = _PCT.fullmatch(col).group(1)

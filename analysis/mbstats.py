@@ -13,8 +13,10 @@ this module only decides which interval or test a quantity gets:
 - a percentile of pooled histograms: the nearest rank at the bucket's
   midpoint, as lib/stats.c takes it, with the binomial order-statistic
   interval on the bucket CDF (hist_percentile, percentile_interval);
-- two means: Welch's t from means, CI half-widths and counts (welch_p,
-  welch_ci);
+- two samples: the Mann-Whitney U rank test (mann_whitney_p), or Welch's t
+  from means, CI half-widths and counts where only those are known
+  (welch_p, welch_ci);
+- the smallest change a comparison could have detected (detectable_change).
 """
 import contextlib
 import math
@@ -24,6 +26,9 @@ import warnings
 # gets the same intervals.
 BOOT_RESAMPLES = 9999
 BOOT_SEED = 20100101
+# The detectable change: two-sided level and power.
+DETECT_ALPHA = 0.05
+DETECT_POWER = 0.80
 
 
 def _sp():
@@ -85,6 +90,14 @@ def mean_sd(vals):
     if n < 2:
         return m, math.nan
     return m, math.sqrt(sum((v - m) ** 2 for v in vals) / (n - 1))
+
+
+def sd_from_ci(h, n):
+    """The sample standard deviation behind a 95% CI half-width h of a mean
+    of n samples (Student's t)."""
+    if not _finite(h, n) or n < 2:
+        return math.nan
+    return h / t_quantile_975(n - 1) * math.sqrt(n)
 
 
 def welch_df(va, na, vb, nb):
@@ -210,3 +223,49 @@ def percentile_interval(buckets, p_percent, least, most):
     lo = _at_rank(buckets, lo_rank)[0]
     hi = _at_rank(buckets, hi_rank)[1]
     return min(max(lo, least), most), max(min(hi, most), least)
+
+
+# -- tests -------------------------------------------------------------------
+
+MIN_RANK_SAMPLES = 4	# a side needs this many values for the rank test
+
+
+def mann_whitney_p(xs, ys):
+    """The two-sided Mann-Whitney U test of two samples; 1 where every
+    value is the same."""
+    if len(xs) < 1 or len(ys) < 1:
+        return math.nan
+    if len(set(xs) | set(ys)) == 1:
+        return 1.0
+    with _quiet():
+        p = float(_sp().mannwhitneyu(xs, ys, alternative="two-sided").pvalue)
+    return 1.0 if math.isnan(p) else p
+
+
+def median(vals):
+    s = sorted(vals)
+    n = len(s)
+    if not n:
+        return math.nan
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def same_direction(xa, xb):
+    """Whether the median of xb minus that of xa has the sign of the
+    difference of their means (a skewed sample can move them apart)."""
+    dm = median(xb) - median(xa)
+    da = sum(xb) / len(xb) - sum(xa) / len(xa)
+    return (dm > 0) - (dm < 0) == (da > 0) - (da < 0)
+
+
+def detectable_change(sa, na, sb, nb, mean_a, alpha=DETECT_ALPHA, power=DETECT_POWER):
+    """The smallest change of a mean, as a fraction of |mean_a|, that a
+    two-sided test at alpha detects with the given power, from each side's
+    standard deviation and count: (t(1 - alpha/2) + t(power)) x
+    sqrt(sa^2/na + sb^2/nb) / |mean_a|, with Welch's degrees of freedom.
+    NaN without two values a side or a spread."""
+    if not _finite(sa, na, sb, nb, mean_a) or na < 2 or nb < 2 or mean_a == 0:
+        return math.nan
+    va, vb = sa * sa / na, sb * sb / nb
+    df = welch_df(va, na, vb, nb)
+    return (t_quantile(1 - alpha / 2, df) + t_quantile(power, df)) * math.sqrt(va + vb) / abs(mean_a)

@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: MIT
 # The statistics of the analysis (analysis/mbstats.py): every distribution
 # and test from scipy.stats, none written by hand, and one line naming the
-# package where it is missing; a proportion's Wilson interval; a bootstrap
-# interval where Student's t would run below 0; latency percentiles pooled
-# from the processes' histograms; and the report printing such intervals
-# by their ends.
+# package where it is missing; the rank test on the processes' values; a
+# proportion's Wilson interval; a bootstrap interval where Student's t would
+# run below 0; latency percentiles pooled from the processes' histograms;
+# the smallest change a comparison could have detected; and a regression
+# whose median and mean disagree never called better.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_python
-plan 6
+plan 12
 src=${top_srcdir:-.}
 export MBB_ANALYSIS="$src/analysis"
 
@@ -159,4 +160,83 @@ r6=$?
 "$MBBENCH" report "$TMP/lit" --output "$TMP/lit.md" 2>"$TMP/lit.err"
 [ $r6 -eq 0 ] && grep -q '| none | allowed | 10 | 9 | 900,000 \[500,000, 1,000,000\] |' "$TMP/lit.md"
 ok $? "the report: an asymmetric interval as its ends; a rate per million never shown above a million ($(grep '^| none' "$TMP/lit.md"))"
+
+# compare on folders whose points keep their processes' values.
+"$PY" - "$TMP" "$src/results/schema.json" <<'PY'
+import csv, json, math, os, random, sys
+tmp, schema = sys.argv[1], sys.argv[2]
+cols = [c["name"] for t in json.load(open(schema))["tables"] if t["name"] == "calls" for c in t["columns"]]
+T975 = {3: 3.182, 4: 2.776, 9: 2.262, 19: 2.093, 39: 2.023}
+rng = random.Random(3)
+
+def folder(name, points, keep=True):
+    """points: {mechanism: [each process's ns per call]}"""
+    d = os.path.join(tmp, name)
+    os.makedirs(d)
+    json.dump({"format_version": 1, "tool": "mbbench sweep", "preset": "quick", "points": [],
+               "info": {"host": {"hostname": "h"}}}, open(os.path.join(d, "run.json"), "w"))
+    extra = ["replicates", "ns_per_call_per_process"] if keep else ["replicates"]
+    with open(os.path.join(d, "calls.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=cols + extra, restval="")
+        w.writeheader()
+        for mech, xs in points.items():
+            n = len(xs)
+            m = sum(xs) / n
+            sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+            r = dict(mechanism=mech, threads=2, behaviour="spin", scope="same-process", placement="compact",
+                     repeats=10 * n, calls_per_repeat=100, ns_per_call=m, ns_per_call_ci95=T975[n - 1] * sd / math.sqrt(n),
+                     calls_per_s=1e9 / m, status="ok", replicates=n)
+            if keep:
+                r["ns_per_call_per_process"] = ";".join(f"{x:.3f}" for x in xs)
+            w.writerow(r)
+
+def procs(level, n, noise=0.03):
+    return [level * (1 + noise * rng.gauss(0, 1)) for _ in range(n)]
+
+a = {"shifted": procs(1000, 10), "same": procs(1000, 10)}
+b = {"shifted": procs(1100, 10), "same": procs(1000, 10)}
+folder("a", a)
+folder("b", b)
+folder("a-old", a, keep=False)
+folder("b-old", b, keep=False)
+# The same spread from 5 and from 40 processes a side.
+folder("a5", {"m": procs(1000, 5)})
+folder("b5", {"m": procs(1000, 5)})
+folder("a40", {"m": procs(1000, 40)})
+folder("b40", {"m": procs(1000, 40)})
+# A planted regression: 8 of 10 processes 8% slower, two fast outliers
+# that pull the mean 10% below A's.
+folder("ra", {"m": procs(100, 10, 0.005)})
+folder("rb", {"m": [108 * (1 + 0.005 * rng.gauss(0, 1)) for _ in range(8)] + [20.0, 20.0]})
+PY
+cell() { # cell CSV MECH COLUMN
+	"$PY" -c 'import csv, sys
+print(next((r[sys.argv[3]] for r in csv.DictReader(open(sys.argv[1])) if "mechanism=" + sys.argv[2] + " " in r["point"] + " "), "absent"))' "$@"
+}
+"$MBBENCH" compare "$TMP/a" "$TMP/b" --format csv >"$TMP/ab.csv" 2>"$TMP/ab.err"
+[ "$(cell "$TMP/ab.csv" shifted test)" = mann-whitney ] && [ "$(cell "$TMP/ab.csv" shifted verdict)" = worse ] &&
+	[ "$(cell "$TMP/ab.csv" shifted sig)" = '*' ]
+ok $? "10 against 10 processes, 10% slower at 3% noise: Mann-Whitney flags it worse (p $(cell "$TMP/ab.csv" shifted p))"
+[ "$(cell "$TMP/ab.csv" same test)" = mann-whitney ] && [ "$(cell "$TMP/ab.csv" same verdict)" = - ]
+ok $? "the unchanged point beside it: tested the same way, not flagged (p $(cell "$TMP/ab.csv" same p))"
+"$MBBENCH" compare "$TMP/a-old" "$TMP/b-old" --format csv >"$TMP/old.csv" &&
+	[ "$(cell "$TMP/old.csv" shifted test)" = welch ] && [ "$(cell "$TMP/old.csv" shifted verdict)" = worse ]
+ok $? "folders without the processes' values: Welch's t on the means and CIs, and the test says so"
+
+"$MBBENCH" compare "$TMP/a5" "$TMP/b5" --format csv >"$TMP/5.csv" &&
+	"$MBBENCH" compare "$TMP/a40" "$TMP/b40" --format csv >"$TMP/40.csv"
+d5=$(cell "$TMP/5.csv" m detectable_pct) d40=$(cell "$TMP/40.csv" m detectable_pct)
+"$PY" -c 'import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(not (1 < b < a < 20))' "$d5" "$d40"
+ok $? "detectable_pct at 3% noise: $d5% with 5 processes a side, $d40% with 40"
+"$MBBENCH" compare "$TMP/a" "$TMP/b" >"$TMP/ab.md" &&
+	grep -qE '^\| mechanism=shifted .* \| worse \| mann-whitney \| ≥ [0-9.]+% \|$' "$TMP/ab.md" &&
+	"$MBBENCH" compare "$TMP/a" "$TMP/b" --format json | "$PY" -c '
+import json, sys
+p = json.load(sys.stdin)["comparisons"][0]["points"]
+assert all(x["test"] == "mann-whitney" and x["detectable_pct"] > 0 for x in p), p'
+ok $? "the human table says which test and what the point would see; JSON has both"
+
+"$MBBENCH" compare "$TMP/ra" "$TMP/rb" --format csv >"$TMP/r.csv"
+[ "$(cell "$TMP/r.csv" m verdict)" = mixed ] && [ "$(cell "$TMP/r.csv" m sig)" = '~' ]
+ok $? "8 of 10 processes 8% slower, the mean 10% lower: not better but mixed ($(cell "$TMP/r.csv" m verdict), p $(cell "$TMP/r.csv" m p))"
 done_testing
