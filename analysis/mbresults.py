@@ -1331,9 +1331,6 @@ def vm_aggregate(argv):
         cols = list(COLUMNS["isolation"])
         iso = cpus(isolate)
         d = f"{out}/raw/smp4"
-        offered = {}
-        if os.path.isfile(f"{d}/list.csv"):
-            offered = {r["mechanism"]: (r["available"] == "1", r["reason"]) for r in rows(f"{d}/list.csv")}
         reps = replicate_sets(f"{d}/iso*/disturb.csv").get("iso", [])
         dist = merge_replicates("disturb", reps) if reps else []
         if not dist:
