@@ -18,7 +18,7 @@ WIDTH = 72
 # Host facts that differ between any two runs (counters since boot): never
 # a difference of setting.
 VOLATILE = ("tlb_shootdowns_since_boot",)
-VERDICT = {"better": "better", "worse": "WORSE", "changed": "changed"}
+VERDICT = {"better": "better", "worse": "WORSE", "changed": "changed", "mixed": "mixed"}
 
 
 def _num(v):
@@ -175,6 +175,13 @@ def point_lines(results, only_a, only_b, experiments):
     return out
 
 
+def _tests(results):
+    """The tests the rows were tested with, in words."""
+    names = {"mann-whitney": "the Mann-Whitney U test on the processes' values", "welch": "Welch's t"}
+    used = [names[t] for t in ("mann-whitney", "welch") if any(r.get("test") == t for r in results)]
+    return " or ".join(used) or "a test"
+
+
 def render_text(name_a, name_b, ra, rb, results, only_a, only_b, diffs, opts, experiments):
     """The whole comparison of one pair of runs, every line at most WIDTH."""
     out = ["membarrier-bench comparison", ""]
@@ -188,8 +195,9 @@ def render_text(name_a, name_b, ra, rb, results, only_a, only_b, diffs, opts, ex
         f"{sum(1 for r in results if r['sig'] == '?')} without a CI; {len(only_a)} only before, "
         f"{len(only_b)} only after. Change: after/before - 1 in % with the CIs "
         f"combined, after - before for a count; "
-        f"a verdict needs Welch's t, {opts.correction} over {tested} tested points, "
-        f"q < {opts.alpha:g}, and at least {opts.min_effect:g}% apart.")
+        f"a verdict needs {_tests(results)}, {opts.correction} over {tested} tested points, "
+        f"q < {opts.alpha:g}, and at least {opts.min_effect:g}% apart; mixed: the medians and the "
+        f"means moved in opposite directions.")
     # A cell from a folder may still be longer than a line: wrap it.
     final = []
     for line in out:

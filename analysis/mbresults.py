@@ -23,6 +23,9 @@ import signal
 import stat
 import sys
 
+if __name__ == "__main__":	# run as a script (plot-check, vm-aggregate): mbstats imports it by name
+    sys.modules.setdefault("mbresults", sys.modules[__name__])
+
 # The result schema: every table's columns with their role, type, unit,
 # direction and CI pairing, as `mbbench schema` prints them from the column
 # arrays in bench/exp-*.c (results/schema.json, installed with the data).
@@ -129,6 +132,57 @@ class UsageError(Exception):
 
 class EnvError(Exception):
     """A fault of the machine, not of the input: one line, exit 1."""
+
+
+SCIPY_MISSING = "python3-scipy not found: apt-get install python3-scipy"
+_scipy = []	# (numpy, scipy.stats) once imported, or the reason they cannot be
+
+
+def _load_scipy():
+    import numpy
+    import scipy.stats
+    return numpy, scipy.stats
+
+
+def _import_scipy():
+    """numpy and scipy.stats, imported once for every tool, or why they
+    cannot be. The tools run python3 -S, which leaves the system's
+    site-packages (python3-scipy's) off the path: they are added where
+    scipy is not found without them."""
+    try:
+        try:
+            return _load_scipy()
+        except ImportError:
+            import site	# under -S, importing site adds nothing by itself
+            sys.path += [d for d in site.getsitepackages() if os.path.isdir(d) and d not in sys.path]
+            return _load_scipy()
+    except ImportError as e:
+        if isinstance(e, ModuleNotFoundError) and (e.name or "").split(".")[0] in ("numpy", "scipy"):
+            return SCIPY_MISSING
+        return f"cannot load python3-scipy ({str(e)[:120]})"
+    except OSError as e:	# e.g. no file descriptor left for a shared library
+        return f"cannot load python3-scipy: {e.strerror or e}"
+
+
+def scipy_stats():
+    """scipy.stats, or EnvError naming the package to install (exit 1)."""
+    if not _scipy:
+        _scipy.append(_import_scipy())
+    if isinstance(_scipy[0], str):
+        raise EnvError(_scipy[0])
+    return _scipy[0][1]
+
+
+def numpy_module():
+    scipy_stats()
+    return _scipy[0][0]
+
+
+# The statistics (scipy's, chosen per quantity) are in mbstats.py, beside
+# this file (python3 -I, as plots/plot runs it, leaves that off the path).
+if os.path.dirname(os.path.abspath(__file__)) not in sys.path:
+    sys.path.append(os.path.dirname(os.path.abspath(__file__)))
+from mbstats import hist_percentile, mean_interval, mean_sd, percentile_interval, wilson  # noqa: E402
 
 
 class Interrupted(BaseException):
@@ -491,13 +545,20 @@ MIN_CI_SAMPLES = 5
 MIN_CI_PROCESSES = 3
 
 
-def ci_n(row):
+def ci_n(row, col=None):
     """The samples behind a row's CI, for fmt_ci: the processes it was
-    measured in (replicates) where there are several, else its repeats."""
+    measured in (replicates) where there are several, else its repeats;
+    with col, also the ends of col's interval where the merge made it
+    asymmetric (COL_ci95_lo and COL_ci95_hi: fmt_ci prints them)."""
     procs = num(row.get("replicates", "nan"))
-    if procs >= 2:
-        return {"n": procs, "procs": True}
-    return {"n": num(row.get("repeats", "nan")), "procs": False}
+    out = {"n": procs, "procs": True} if procs >= 2 else {"n": num(row.get("repeats", "nan")), "procs": False}
+    if col is not None:
+        lo, hi = num(row.get(f"{col}_ci95_lo")), num(row.get(f"{col}_ci95_hi"))
+        if not (math.isnan(lo) or math.isnan(hi)):
+            out.update(lo=lo, hi=hi)
+    return out
+
+
 _SCALES = {"ns": ((1e6, "ms"), (1e3, "µs"), (1, "ns")),
            "num": ((1e9, "G"), (1e6, "M"), (1e3, "k"), (1, ""))}
 
@@ -515,13 +576,16 @@ def _fixed(v, exp):
     return f"{v:.{max(0, -exp)}f}"
 
 
-def fmt_ci(v, ci=None, n=None, unit="ns", procs=False):
+def fmt_ci(v, ci=None, n=None, unit="ns", procs=False, lo=None, hi=None):
     """A measure and its 95% CI half-width as "21.5 ± 2.4 µs": both in the
     value's unit, rounded to the CI's second significant digit (its first
-    when that is 3 or more). Fewer than MIN_CI_SAMPLES repeats (n), or no
-    CI: two significant digits and "(n=3)". unit: "ns" (ns, µs, ms), "num"
-    (k, M, G) or "count" (a count per barrier: plain, never a bare
-    negative; a mean below 0 whose CI reaches 0 is shown as 0)."""
+    when that is 3 or more). Where the interval is asymmetric (lo and hi:
+    a bootstrap's that a t-interval below 0 gave way to, a pooled
+    percentile's) it is "6.1 [0.4, 14] ns" instead, to the digits of its
+    half-length. Fewer than MIN_CI_SAMPLES repeats (n), or no CI: two
+    significant digits and "(n=3)". unit: "ns" (ns, µs, ms), "num" (k, M,
+    G) or "count" (a count per barrier: plain, never a bare negative; a
+    mean below 0 whose CI reaches 0 is shown as 0)."""
     if v is None or math.isnan(v):
         return "-"
     if unit == "count":
@@ -543,6 +607,9 @@ def fmt_ci(v, ci=None, n=None, unit="ns", procs=False):
         return f"{txt}{sep}{suffix}{extra}"
     if unit == "count" and v < 0 <= v + ci:
         v = 0.0
+    if lo is not None and hi is not None and not (math.isnan(lo) or math.isnan(hi)) and hi > lo:
+        exp = _ci_digits((hi - lo) / 2 / scale)
+        return f"{_fixed(v / scale, exp)} [{_fixed(lo / scale, exp)}, {_fixed(hi / scale, exp)}]{sep}{suffix}"
     if ci == 0:
         return "0" if v == 0 else f"{v / scale:.3g}{sep}{suffix} (no spread" + (f" in n={int(n)})" if n and not math.isnan(n) else ")")
     exp = _ci_digits(ci / scale)
@@ -661,85 +728,6 @@ class AssembleError(Exception):
     """The folder could not be written or read: one line, exit 1."""
 
 
-# -- statistics (no dependencies) -------------------------------------------
-
-def _betacf(a, b, x):
-    """Continued fraction of the incomplete beta function (Lentz)."""
-    tiny, qab, qap, qam = 1e-300, a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 300):
-        m2 = 2 * m
-        for aa in (m * (b - m) * x / ((qam + m2) * (a + m2)),
-                   -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
-            d = 1.0 + aa * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + aa / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-        if abs(d * c - 1.0) < 1e-12:
-            break
-    return h
-
-
-def _ibeta(a, b, x):
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x)
-    if x < (a + 1) / (a + b + 2):
-        return math.exp(lbt) * _betacf(a, b, x) / a
-    return 1.0 - math.exp(lbt) * _betacf(b, a, 1 - x) / b
-
-
-def t_two_sided_p(t, df):
-    """P(|T| >= |t|) for Student's t with df degrees of freedom."""
-    if math.isnan(t) or df <= 0:
-        return math.nan
-    return _ibeta(df / 2.0, 0.5, df / (df + t * t))
-
-
-def t_quantile_975(df):
-    lo, hi = 0.0, 1000.0
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        if t_two_sided_p(mid, df) > 0.05:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
-
-
-def _welch(ca, na, cb, nb):
-    """The standard error of a difference of two means, from their 95% CI
-    half-widths and sample counts, and its Welch degrees of freedom."""
-    sa, sb = ca / t_quantile_975(na - 1), cb / t_quantile_975(nb - 1)
-    va, vb = sa * sa, sb * sb       # variance of the mean
-    den = va * va / (na - 1) + vb * vb / (nb - 1)
-    df = (va + vb) * (va + vb) / den if den > 0 else na + nb - 2	# den underflows for tiny CIs
-    return math.sqrt(va + vb), df
-
-
-def welch_p(ma, ca, na, mb, cb, nb):
-    """Welch's t-test from means, 95% CI half-widths and sample counts."""
-    if not (na >= 2 and nb >= 2) or any(math.isnan(v) for v in (ma, ca, mb, cb)):
-        return math.nan
-    se, df = _welch(ca, na, cb, nb)
-    if se == 0:
-        return 0.0 if ma != mb else 1.0
-    return t_two_sided_p((mb - ma) / se, df)
-
-
-def welch_ci(ma, ca, na, mb, cb, nb):
-    """mb - ma and the half-width of its 95% CI (Welch); NaN without one."""
-    if not (na >= 2 and nb >= 2) or any(math.isnan(v) for v in (ma, ca, mb, cb)):
-        return mb - ma, math.nan
-    se, df = _welch(ca, na, cb, nb)
-    return mb - ma, t_quantile_975(max(1.0, df)) * se
-
-
 def _read_manifest(path):
     points = []
     try:
@@ -844,30 +832,164 @@ def _serialization_merged(rows):
                                               _fmt_merged(f * math.sqrt((h / a) ** 2 + (h1 / a1) ** 2)))
 
 
-def merge_replicates(table, reps):
+# A proportion: a measure that counts events over trials, the columns of
+# its events and trials, and its scale (litmus: per million trials). The
+# schema says so only in words ("`r1_0_r2_0` per million trials"). Its
+# interval is Wilson's, where both counts are known.
+PROPORTIONS = {("litmus", "forbidden_per_million"): ("r1_0_r2_0", "trials", 1e6)}
+
+
+def bounds(table, col):
+    """The least and the greatest value col of table can hold: the schema's
+    min (None: signed) and, for a proportion, its scale (None: no bound)."""
+    c = COLUMNS.get(table, {}).get(col) or {}
+    p = PROPORTIONS.get((table, col))
+    return c.get("min"), p[2] if p else None
+
+
+def ends_columns(table, col):
+    """The columns holding the ends of col's 95% interval: the schema's
+    lower and upper columns where the table has them (litmus's
+    ..._lo95/_hi95), else the merge's COL_ci95_lo and COL_ci95_hi."""
+    lo, hi = ci_column(table, col, "lower"), ci_column(table, col, "upper")
+    if lo and hi:
+        return lo, hi
+    return f"{col}_ci95_lo", f"{col}_ci95_hi"
+
+
+def per_process_columns(table):
+    """The measures of table whose processes' values a merged row keeps
+    (COL_per_process): each measure with a CI column."""
+    if table not in TABLES:
+        return []
+    return [c["name"] for c in TABLES[table]["columns"] if c["role"] == "measure"
+            and any(ci_column(table, c["name"], k) for k in ("half-width", "lower", "upper"))]
+
+
+def per_process(row, col):
+    """The values of col in each process a merged row comes from (its
+    COL_per_process cell), in replicate order; [] where it has none."""
+    return [v for v in (num(x) for x in (row.get(f"{col}_per_process") or "").split(";") if x != "")
+            if not math.isnan(v)]
+
+
+def _pct_percent(col):
+    """A percentile column's level as lib/stats.c writes it (p999_ns: 99.9)."""
+    d = _PCT.fullmatch(col).group(1)
+    return float(d[:2] + "." + d[2:]) if len(d) > 2 else float(d)
+
+
+def _pooled_histogram(point, hists):
+    """The buckets [(lo, hi, count)] of one point's histograms added up over
+    its processes (hists: each process's histogram rows), or None where a
+    process has none for it."""
+    pooled = {}
+    for rows in hists:
+        mine = [h for h in rows if all(h.get(c, "") == v for c, v in point.items())]
+        if not mine:
+            return None
+        for h in mine:
+            lo, hi, n = int(h["bucket_lo_ns"]), int(h["bucket_hi_ns"]), int(h["count"] or 0)
+            b = pooled.setdefault(lo, [lo, hi, 0])
+            b[2] += n
+    return sorted(tuple(b) for b in pooled.values() if b[2] > 0) or None
+
+
+def _merge_percentiles(table, row, ok, hists):
+    """A latency row's percentiles from the histogram of all its processes
+    (their bucket counts added up), never a mean of the processes' own:
+    each the nearest rank at the bucket's midpoint, within the exact min
+    and max (the least of the processes' mins, the greatest of their
+    maxes); the mean weighted by samples. Its 95% interval holds both the
+    order statistics of the pooled samples (binomial, on the bucket CDF)
+    and the processes' own spread (the pooled figure -/+ Student's t over
+    their percentiles), never below 0: COL_ci95_lo and _hi, and the
+    half-width the farther end."""
+    hcols = COLUMNS.get(f"{table}-histogram", {})
+    point = {c: row.get(c, "") for c in KEYS.get(f"{table}-histogram", ()) if not c.startswith("bucket")}
+    buckets = _pooled_histogram(point, hists)
+    if not buckets or "count" not in hcols:
+        return
+    mins = [num(r.get("min_ns")) for r in ok]
+    maxs = [num(r.get("max_ns")) for r in ok]
+    least = min((v for v in mins if not math.isnan(v)), default=buckets[0][0])
+    most = max((v for v in maxs if not math.isnan(v)), default=buckets[-1][1])
+    if "min_ns" in row:
+        row["min_ns"] = _fmt_merged(least)
+    if "max_ns" in row:
+        row["max_ns"] = _fmt_merged(most)
+    means, samples = [num(r.get("mean_ns")) for r in ok], [num(r.get("samples")) for r in ok]
+    if "mean_ns" in row and not any(math.isnan(v) for v in means + samples) and sum(samples) > 0:
+        row["mean_ns"] = _fmt_merged(sum(m * s for m, s in zip(means, samples)) / sum(samples))
+    for col in COLUMNS[table]:
+        if col not in row or COLUMNS[table][col]["role"] != "measure" or pct_level(col) is None:
+            continue
+        p = _pct_percent(col)
+        est = hist_percentile(buckets, p, least, most)
+        lo, hi = percentile_interval(buckets, p, least, most)
+        floor = bounds(table, col)[0]
+        _, h, _, _, _ = mean_interval([num(r.get(col)) for r in ok])
+        if not math.isnan(h):
+            lo, hi = min(lo, est - h), max(hi, est + h)
+        if floor is not None:
+            lo = max(lo, floor)
+        row[col] = _fmt_merged(est)
+        ci = ci_column(table, col)
+        if ci and ci in row:
+            row[ci] = _fmt_merged(max(est - lo, hi - est))
+        lo_col, hi_col = ends_columns(table, col)
+        row[lo_col], row[hi_col] = _fmt_merged(lo), _fmt_merged(hi)
+
+
+def _merge_proportion(table, row, col):
+    """A proportion's merged figure: its events over its trials, all
+    processes' added up, with Wilson's interval; False where the row does
+    not hold both counts."""
+    k_col, n_col, scale = PROPORTIONS[(table, col)]
+    k, n = num(row.get(k_col)), num(row.get(n_col))
+    if math.isnan(k) or math.isnan(n) or n < 1 or not 0 <= k <= n:
+        return False
+    lo, hi = wilson(k, n)
+    row[col] = _fmt_merged(k / n * scale)
+    lo_col, hi_col = ends_columns(table, col)
+    row[lo_col], row[hi_col] = _fmt_merged(lo * scale), _fmt_merged(hi * scale)
+    return True
+
+
+def merge_replicates(table, reps, hists=None):
     """One table's rows of one point measured in several processes: reps is
-    a list of row lists, one per replicate. Rows are matched by the table's
-    key. A measure is the mean of the replicates'; its CI half-width comes
-    from their spread (Student t over the replicates), and the replicates'
-    own, within-process, half-widths are averaged into COLUMN_within; an
-    interval's ends are the mean -/+ that half-width; counts add up; text
-    keeps the first replicate's (ns_per_repeat joins them all). A row with
-    status failed in any replicate is kept as that replicate's (a finding
-    stays a finding); skipped replicates are left out. `replicates` says
-    how many processes a row's figures come from."""
+    a list of row lists, one per replicate (hists, where the table has a
+    histogram table, the same replicates' histogram rows). Rows are matched
+    by the table's key. A measure is the mean of the replicates'; its CI
+    half-width comes from their spread (Student t over the replicates), and
+    the replicates' own, within-process, half-widths are averaged into
+    COLUMN_within; each measure with a CI keeps its processes' values in
+    COLUMN_per_process (';'-joined, in replicate order). Where mean - t
+    half-width would run below what the column holds (a cost's 0), the
+    interval is the bootstrap's of the mean over the processes, in
+    COLUMN_ci95_lo and COLUMN_ci95_hi (or the table's own interval
+    columns); a proportion with its counts (litmus) is its events over its
+    trials with Wilson's interval; a latency row with histograms takes its
+    percentiles from their sum (_merge_percentiles). The standard deviation
+    and cv are the processes'. Counts add up; text keeps the first
+    replicate's (ns_per_repeat joins them all). A row with status failed in
+    any replicate is kept as that replicate's (a finding stays a finding);
+    skipped replicates are left out. `replicates` says how many processes a
+    row's figures come from."""
     cols = COLUMNS.get(table, {})
     keys = KEYS.get(table, ())
     groups, order = {}, []
-    for rows in reps:
+    for i, rows in enumerate(reps):
         for r in rows:
             k = tuple(r.get(c, "") for c in keys)
             if k not in groups:
                 groups[k] = []
                 order.append(k)
-            groups[k].append(r)
+            groups[k].append((i, r))
+    measured = per_process_columns(table)
     out = []
     for k in order:
-        rs = groups[k]
+        rs = [r for _, r in groups[k]]
         failed = [r for r in rs if r.get("status") == "failed"]
         ok = [r for r in rs if r.get("status", "ok") == "ok"]
         # A process whose repeats never measured the point (a degraded
@@ -894,23 +1016,11 @@ def merge_replicates(table, reps):
                 row[c] = _fmt_merged(sum(good) / len(good)) if good else ""
             elif role == "count":
                 row[c] = _fmt_merged(sum(good), spec["type"] == "integer") if good else ""
-            elif role == "ci" and n >= 2:
-                of = [num(r.get(spec["of"])) for r in ok]
-                of = [v for v in of if not math.isnan(v)]
-                if len(of) < 2:
-                    continue
-                mean = sum(of) / len(of)
-                sd = math.sqrt(sum((v - mean) ** 2 for v in of) / (len(of) - 1))
-                h = t_quantile_975(len(of) - 1) * sd / math.sqrt(len(of))
-                if spec["ci"] == "half-width":
+            elif role == "ci" and n >= 2 and spec["ci"] == "half-width":
+                _, h, _, _, _ = mean_interval([num(r.get(spec["of"])) for r in ok])
+                if not math.isnan(h):
                     row[c] = _fmt_merged(h)
                     row[c + "_within"] = _fmt_merged(sum(good) / len(good)) if good else ""
-                elif spec["ci"] == "lower":
-                    # never below what the column can hold (a rate's 0)
-                    least = spec["min"] if spec["min"] is not None else -math.inf
-                    row[c] = _fmt_merged(max(mean - h, least))
-                else:
-                    row[c] = _fmt_merged(mean + h)
             elif c == "ns_per_repeat":
                 row[c] = ";".join(r[c] for r in ok if r.get(c))
         if degraded and "repeats_degraded" in row:
@@ -919,8 +1029,39 @@ def merge_replicates(table, reps):
             row["processes_degraded"] = str(len(degraded))
             if not row.get("degraded_reason"):
                 row["degraded_reason"] = degraded[0].get("degraded_reason", "")
+        for c in measured:
+            if c not in row:
+                continue
+            row[c + "_per_process"] = ";".join(r.get(c, "") for r in ok)
+            if n < 2 or c in ("calls_per_s", "serialization_factor"):	# derived below
+                continue
+            least = bounds(table, c)[0]
+            _, h, lo, hi, how = mean_interval([num(r.get(c)) for r in ok], least)
+            lo_col, hi_col = ends_columns(table, c)
+            if lo_col in cols and how:	# the table's own interval columns: the merged one
+                row[lo_col], row[hi_col] = _fmt_merged(lo), _fmt_merged(hi)
+            elif how == "bootstrap":
+                row[lo_col], row[hi_col] = _fmt_merged(lo), _fmt_merged(hi)
+            if (table, c) in PROPORTIONS:
+                _merge_proportion(table, row, c)
+        if n >= 2:
+            # The spread is the processes': their standard deviation, and
+            # the cv of the table's first measure compare tests as a mean.
+            for c in cols:
+                if c.endswith("_stddev") and c in row and c[:-len("_stddev")] in cols:
+                    sd = mean_sd([v for v in (num(r.get(c[:-len("_stddev")])) for r in ok) if not math.isnan(v)])[1]
+                    row[c] = _fmt_merged(sd)
+            fig = next((c for c, test, _ in figures(table) if test == "mean" and c in row), None) \
+                if table in TABLES else None
+            if "cv" in row and fig:
+                m, sd = mean_sd([v for v in (num(r.get(fig)) for r in ok) if not math.isnan(v)])
+                row["cv"] = _fmt_merged(sd / m) if m > 0 and not math.isnan(sd) else row["cv"]
+        if hists is not None and n >= 1:
+            mine = [hists[i] for i, r in groups[k] if r.get("status", "ok") == "ok" and i < len(hists)]
+            if len(mine) == n:
+                _merge_percentiles(table, row, ok, mine)
         # calls_per_s is 1e9 / ns_per_call (the schema says so), the mean
-        # cost as a rate, never a mean of rates.
+        # cost as a rate, never a mean of rates; so are its interval's ends.
         ns = num(row.get("ns_per_call"))
         if "calls_per_s" in row and ns > 0:
             row["calls_per_s"] = _fmt_merged(1e9 / ns)
@@ -929,6 +1070,9 @@ def merge_replicates(table, reps):
             hw = num(row.get("ns_per_call_ci95_within"))
             if "calls_per_s_ci95_within" in row:
                 row["calls_per_s_ci95_within"] = _fmt_merged(1e9 / ns * hw / ns) if not math.isnan(hw) else ""
+            lo, hi = num(row.get("ns_per_call_ci95_lo")), num(row.get("ns_per_call_ci95_hi"))
+            if lo > 0 and hi > 0:
+                row["calls_per_s_ci95_lo"], row["calls_per_s_ci95_hi"] = _fmt_merged(1e9 / hi), _fmt_merged(1e9 / lo)
         out.append(row)
     if table == "contend":
         _serialization_merged(out)
@@ -952,20 +1096,41 @@ def merge_replicates(table, reps):
     return out
 
 
-def _merged_csv(table, head, groups):
-    """The CSV text of a table whose points ran in several processes:
-    groups is [(point, {replicate: [lines]})] in the plan's order."""
-    fields = next(csv.reader([head]))
+def merged_columns(table, fields):
+    """The columns a merged CSV adds to a table's fields: replicates, each
+    CI half-width's _within, each measure's _per_process, and the ends of
+    an interval the merge may make asymmetric (_ci95_lo, _ci95_hi)."""
+    cols = COLUMNS.get(table, {})
     extra = ["replicates"] + (["processes_degraded"] if "repeats_degraded" in fields else []) \
-        + [c + "_within" for c in fields
-                              if COLUMNS.get(table, {}).get(c, {}).get("ci") == "half-width"]
+        + [c + "_within" for c in fields if cols.get(c, {}).get("ci") == "half-width"]
+    for c in per_process_columns(table):
+        if c in fields:
+            extra.append(c + "_per_process")
+            lo, hi = ends_columns(table, c)
+            if lo not in cols:
+                extra += [lo, hi]
+    return [c for c in extra if c not in fields]
+
+
+def _merged_csv(table, head, groups, hist_groups=None):
+    """The CSV text of a table whose points ran in several processes:
+    groups is [(point, {replicate: [lines]})] in the plan's order;
+    hist_groups, where the table has a histogram table, that table's
+    (head, {point: {replicate: [lines]}})."""
+    fields = next(csv.reader([head]))
     buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=fields + [c for c in extra if c not in fields], restval="",
+    w = csv.DictWriter(buf, fieldnames=fields + merged_columns(table, fields), restval="",
                        lineterminator="\n")
     w.writeheader()
-    for _, reps in groups:
-        rows = [list(csv.DictReader(io.StringIO(head + "".join(lines)))) for _, lines in sorted(reps.items())]
-        w.writerows(merge_replicates(table, rows))
+    for point, reps in groups:
+        order = sorted(reps)
+        rows = [list(csv.DictReader(io.StringIO(head + "".join(reps[i])))) for i in order]
+        hists = None
+        if hist_groups is not None:
+            hhead, hreps = hist_groups[0], hist_groups[1].get(point, {})
+            if all(i in hreps for i in order):
+                hists = [list(csv.DictReader(io.StringIO(hhead + "".join(hreps[i])))) for i in order]
+        w.writerows(merge_replicates(table, rows, hists))
     return buf.getvalue()
 
 
@@ -1063,7 +1228,13 @@ def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=
             outputs[os.path.join(folder, name)] = head + "".join(line for _, reps in groups for lines in reps.values()
                                                                    for line in lines)
         else:
-            outputs[os.path.join(folder, name)] = _merged_csv(name[:-len(".csv")], head, groups)
+            table = name[:-len(".csv")]
+            hist = tables.get(f"{table}-histogram.csv")
+            hist = (hist[0], dict(hist[1])) if hist and f"{table}-histogram" in TABLES else None
+            try:
+                outputs[os.path.join(folder, name)] = _merged_csv(table, head, groups, hist)
+            except EnvError as e:
+                raise AssembleError(str(e))
     outputs[os.path.join(folder, "run.json")] = json.dumps(run, indent=2) + "\n"
     _write_all(outputs)
 
@@ -1119,11 +1290,8 @@ def vm_aggregate(argv):
         return sets
 
     def mean_ci(vals):
-        m = sum(vals) / len(vals)
-        if len(vals) < 2:
-            return m, ""
-        sd = math.sqrt(sum((v - m) ** 2 for v in vals) / (len(vals) - 1))
-        return m, f"{t_quantile_975(len(vals) - 1) * sd / math.sqrt(len(vals)):.3f}"
+        m, h, _, _, _ = mean_interval(vals)
+        return m, "" if math.isnan(h) else f"{h:.3f}"
 
     res = []
     if what == "scale":
@@ -1176,9 +1344,6 @@ def vm_aggregate(argv):
         cols = list(COLUMNS["isolation"])
         iso = cpus(isolate)
         d = f"{out}/raw/smp4"
-        offered = {}
-        if os.path.isfile(f"{d}/list.csv"):
-            offered = {r["mechanism"]: (r["available"] == "1", r["reason"]) for r in rows(f"{d}/list.csv")}
         reps = replicate_sets(f"{d}/iso*/disturb.csv").get("iso", [])
         dist = merge_replicates("disturb", reps) if reps else []
         if not dist:
@@ -1478,7 +1643,7 @@ def _main(argv):
     if argv and argv[0] in ("vm-aggregate", "vm-ab"):
         try:
             (vm_aggregate if argv[0] == "vm-aggregate" else vm_ab)(argv[1:])
-        except (OSError, ValueError, KeyError, IndexError) as e:
+        except (OSError, ValueError, KeyError, IndexError, EnvError) as e:
             print(f"vm-sweep: cannot aggregate the guests' results: {e}", file=sys.stderr)
             return 1
         return 0

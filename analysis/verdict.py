@@ -70,14 +70,15 @@ def reconcile(data):
         got = []
         r = _row(calls, mechanism=m, threads="2")
         if r:
-            got.append(("calls T=2", num(r["ns_per_call"]), num(r["ns_per_call_ci95"]), ci_n(r)))
+            got.append(("calls T=2", num(r["ns_per_call"]), num(r["ns_per_call_ci95"]), ci_n(r, "ns_per_call")))
         r = _row(lat, mechanism=m, threads="2")
         if r:
-            got.append(("latency p50", num(r["p50_ns"]), num(r.get("p50_ns_ci95")), ci_n(r)))
+            got.append(("latency p50", num(r["p50_ns"]), num(r.get("p50_ns_ci95")), ci_n(r, "p50_ns")))
         for lv in LEVELS:
             r = _row(dist, mechanism=m, level=lv)
             if r:
-                got.append((f"distance {lv}", num(r["ns_per_call"]), num(r["ns_per_call_ci95"]), ci_n(r)))
+                got.append((f"distance {lv}", num(r["ns_per_call"]), num(r["ns_per_call_ci95"]),
+                            ci_n(r, "ns_per_call")))
                 break
         r = _row(cont, mechanism=m, mode="threads", callers="1", spinners="1")
         if r:
@@ -280,10 +281,10 @@ def rule_barrier(data, h):
             (num(b["ns_per_call"]), num(b["ns_per_call_ci95"])), (num(r["ns_per_call"]), num(r["ns_per_call_ci95"])))]
         over = t > cpus if cpus > 0 else b.get("oversubscribed") == "1"
         txt = (f"- **Barrier at T={t}**{' (oversubscribed: more threads than CPUs)' if over else ''}: "
-               f"{name(best)}, {fmt_ci(num(b['ns_per_call']), num(b['ns_per_call_ci95']), **ci_n(b))}")
+               f"{name(best)}, {fmt_ci(num(b['ns_per_call']), num(b['ns_per_call_ci95']), **ci_n(b, 'ns_per_call'))}")
         if ties:
             txt += "; tie with " + ", ".join(
-                f"{name(m)} {fmt_ci(num(good[m]['ns_per_call']), num(good[m]['ns_per_call_ci95']), **ci_n(good[m]))}"
+                f"{name(m)} {fmt_ci(num(good[m]['ns_per_call']), num(good[m]['ns_per_call_ci95']), **ci_n(good[m], 'ns_per_call'))}"
                 for m in ties)
         lines.append(txt + " (§calls).")
     for m, why in bad.items():
@@ -295,7 +296,7 @@ def rule_barrier(data, h):
         t = max(int(r["threads"]) for r in fb)
         at = sorted((r for r in fb if int(r["threads"]) == t), key=lambda r: num(r["ns_per_call"]))
         lines.append(f"- **Without membarrier** (T={t}): " + "; ".join(
-            f"{r['mechanism']} {fmt_ci(num(r['ns_per_call']), num(r['ns_per_call_ci95']), **ci_n(r))}" for r in at)
+            f"{r['mechanism']} {fmt_ci(num(r['ns_per_call']), num(r['ns_per_call_ci95']), **ci_n(r, 'ns_per_call'))}" for r in at)
             + " (§calls).")
     return lines
 
@@ -338,7 +339,8 @@ def rule_register(data):
     if r0 and r1:
         a = (num(r0["register_ns"]), num(r0["register_ns_ci95"]))
         b = (num(r1["register_ns"]), num(r1["register_ns_ci95"]))
-        txt += (f"{fmt_ci(a[0], a[1], **ci_n(r0))} with no other thread, {fmt_ci(b[0], b[1], **ci_n(r1))} "
+        txt += (f"{fmt_ci(a[0], a[1], **ci_n(r0, 'register_ns'))} with no other thread, "
+                f"{fmt_ci(b[0], b[1], **ci_n(r1, 'register_ns'))} "
                 f"with {r1['other_threads']} running ({m}, §register)")
     else:
         txt += "; register.csv not measured"
@@ -435,7 +437,7 @@ def rule_rcu(data):
             (num(best[col]), num(best[col + "_ci95"])), (num(r[col]), num(r[col + "_ci95"])))]
 
     def show(r, col):
-        txt = fmt_ci(num(r[col]), num(r[col + "_ci95"]), unit="num", **ci_n(r))
+        txt = fmt_ci(num(r[col]), num(r[col + "_ci95"]), unit="num", **ci_n(r, col))
         return txt.replace(" (n=", "/s (n=") if " (n=" in txt else txt + "/s"
 
     def tied(t):

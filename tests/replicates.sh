@@ -15,7 +15,8 @@ export MBB_ANALYSIS="${top_srcdir:-.}/analysis"
 "$PY" - <<'PY'
 import math, os, sys
 sys.path.insert(0, os.environ["MBB_ANALYSIS"])
-from mbresults import merge_replicates, t_quantile_975
+from mbresults import merge_replicates
+from mbstats import t_quantile_975
 row = lambda ns, ci, st="ok", reps="1;2": {
     "mechanism": "m", "threads": "2", "behaviour": "spin", "scope": "same-process", "placement": "compact",
     "repeats": "2", "calls_per_repeat": "100", "ns_per_call": str(ns), "ns_per_call_ci95": str(ci),

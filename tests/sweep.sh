@@ -66,7 +66,7 @@ grep -q '^## Fidelity to the 2010 figures' "$run/report.md" &&
 	grep -q '^## distance: cost of one barrier by IPI distance' "$run/report.md"
 ok $? "report.md has the calls and distance tables and the fidelity table with the seed's figures"
 sed -n '/^## Precision/,/^## What/p' "$run/report.md" | grep -Eq '^\| calls \| ns_per_call \| [0-9]+ \| [0-9]+ \| 10 \| [0-9.]+% \| [0-9.]+% \(.* T=[0-9]+\) \| [0-9.]+% \|$' &&
-	sed -n '/^## Precision/,/^## What/p' "$run/report.md" | grep -q 'changes smaller than [0-9.]*% in calls ns_per_call cannot be told from noise'
+	sed -n '/^## Precision/,/^## What/p' "$run/report.md" | grep -q 'changes smaller than [0-9.]*% in calls ns_per_call are likely to be missed'
 ok $? "report.md says how certain the calls figures are: median and widest CI from 10 processes, and the smallest change one run a side can tell"
 
 $COMPARE "$run" "$run" >"$TMP/cmp.md"
