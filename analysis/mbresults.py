@@ -169,6 +169,9 @@ def scipy_stats():
     if not _scipy:
         _scipy.append(_import_scipy())
     if isinstance(_scipy[0], str):
+        # A signal raised inside numpy's import reads as a failed import:
+        # it is the signal.
+        check_interrupted()
         raise EnvError(_scipy[0])
     return _scipy[0][1]
 
@@ -1023,6 +1026,8 @@ def merge_replicates(table, reps, hists=None):
                     row[c + "_within"] = _fmt_merged(sum(good) / len(good)) if good else ""
             elif c == "ns_per_repeat":
                 row[c] = ";".join(r[c] for r in ok if r.get(c))
+        if not row.get("degraded_reason") and "degraded_reason" in row:
+            row["degraded_reason"] = next((r["degraded_reason"] for r in rs if r.get("degraded_reason")), "")
         if degraded and "repeats_degraded" in row:
             extra = sum(int(v) for v in (num(r.get("repeats_degraded")) for r in degraded) if not math.isnan(v))
             row["repeats_degraded"] = str(int(num(row["repeats_degraded"]) if row["repeats_degraded"] else 0) + extra)

@@ -259,6 +259,21 @@ def excluded(data):
     return out
 
 
+def work_done(r):
+    """What a row's barriers did, beside its cost: ", 1.00 IPI per barrier,
+    target on its CPU 98%", and the repeats left out; "" for a folder
+    without the work columns."""
+    ipi, on, deg = num(r.get("ipis_per_barrier")), num(r.get("target_oncpu_share")), num(r.get("repeats_degraded"))
+    parts = []
+    if not math.isnan(ipi):
+        parts.append(f"{ipi:.2f} IPI{'' if round(ipi, 2) == 1 else 's'} per barrier")
+    if not math.isnan(on):
+        parts.append(f"target on its CPU {100 * on:.0f}%")
+    if deg > 0:
+        parts.append(f"{deg:.0f} degraded repeat{'s' if deg != 1 else ''} measured again")
+    return " (" + ", ".join(parts) + ")" if parts else ""
+
+
 def rule_barrier(data, h):
     calls = ok_rows(data.get("calls", []))
     if not calls:
@@ -269,6 +284,8 @@ def rule_barrier(data, h):
     for t in sorted({int(r["threads"]) for r in calls}):
         if t < 2:
             continue	# a barrier with no other thread orders nothing
+        if (t > cpus if cpus > 0 else any(r.get("oversubscribed") == "1" for r in calls if int(r["threads"]) == t)):
+            continue	# more threads than CPUs: the scheduler's time-sharing, not the barrier (§calls)
         rows = {r["mechanism"]: r for r in calls if int(r["threads"]) == t and r["mechanism"] in BARRIERS}
         good = {m: r for m, r in rows.items() if m not in bad}
         if not good:
@@ -279,9 +296,9 @@ def rule_barrier(data, h):
         b = good[best]
         ties = [m for m, r in good.items() if m != best and overlap(
             (num(b["ns_per_call"]), num(b["ns_per_call_ci95"])), (num(r["ns_per_call"]), num(r["ns_per_call_ci95"])))]
-        over = t > cpus if cpus > 0 else b.get("oversubscribed") == "1"
-        txt = (f"- **Barrier at T={t}**{' (oversubscribed: more threads than CPUs)' if over else ''}: "
-               f"{name(best)}, {fmt_ci(num(b['ns_per_call']), num(b['ns_per_call_ci95']), **ci_n(b, 'ns_per_call'))}")
+        txt = (f"- **Barrier at T={t}**: "
+               f"{name(best)}, {fmt_ci(num(b['ns_per_call']), num(b['ns_per_call_ci95']), **ci_n(b, 'ns_per_call'))}"
+               f"{work_done(b)}")
         if ties:
             txt += "; tie with " + ", ".join(
                 f"{name(m)} {fmt_ci(num(good[m]['ns_per_call']), num(good[m]['ns_per_call_ci95']), **ci_n(good[m], 'ns_per_call'))}"

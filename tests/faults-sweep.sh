@@ -81,7 +81,7 @@ if [ -n "$loc" ]; then
 	ok $? "$loc: the plan reads 1.5m as 90 s and writes 0.x durations: exit $rc, $(head -n 1 "$TMP/loc.plan")"
 	LOCPATH=$TMP/loc LC_ALL=$loc $SWEEP --measure-only --mechanism null --output "$TMP/locrun" >/dev/null 2>"$TMP/locrun.err"
 	rc=$?
-	[ "$rc" -eq 0 ] && [ "$(grep -Ec ' (ok|finding)$' "$TMP/locrun.incomplete/raw/points.txt")" -eq 7 ] &&
+	[ "$rc" -eq 0 ] && [ "$(grep -Ec ' (ok|finding)$' "$TMP/locrun.incomplete/raw/points.txt")" -eq 21 ] &&
 		! grep -q -- '--duration [0-9]*,' "$TMP/locrun.incomplete/commands.txt"
 	ok $? "$loc: every point measured: exit $rc ($(grep -v '^#' "$TMP/locrun.err" | head -n 1))"
 else

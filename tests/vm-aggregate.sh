@@ -28,9 +28,9 @@ guest "$o/raw/smp4/k1.1" seed-v5-expedited 1.0 0
 guest "$o/raw/smp4/k1.2" seed-v5-expedited 1.2 0.3
 guest "$o/raw/smp4/k1.3" seed-v5-expedited 1.1 0
 guest "$o/raw/smp4/k3" seed-v5-expedited 3.0 0
-python3 "$PY" vm-aggregate scale "$o" 4 2-3 default /boot/x >"$TMP/out" 2>&1
+"${PYTHON3:-python3}" "$PY" vm-aggregate scale "$o" 4 2-3 default /boot/x >"$TMP/out" 2>&1
 ok $? "vm-aggregate scale on three processes and one"
-python3 - "$o/vmscale.csv" <<'PY'
+"${PYTHON3:-python3}" - "$o/vmscale.csv" <<'PY'
 import csv, sys
 r = {x["k"]: x for x in csv.DictReader(open(sys.argv[1]))}
 a, b = r["1"], r["3"]
@@ -48,9 +48,9 @@ o=$TMP/iso
 guest "$o/raw/smp4/iso.1" seed-v1-ipi-all 1.0 1
 guest "$o/raw/smp4/iso.2" seed-v1-ipi-all 0.8 1
 guest "$o/raw/smp4/iso.3" seed-v1-ipi-all 0.9 1
-python3 "$PY" vm-aggregate isolation "$o" 4 2-3 default /boot/x >"$TMP/out" 2>&1
+"${PYTHON3:-python3}" "$PY" vm-aggregate isolation "$o" 4 2-3 default /boot/x >"$TMP/out" 2>&1
 ok $? "vm-aggregate isolation on three processes"
-python3 - "$o/isolation.csv" <<'PY'
+"${PYTHON3:-python3}" - "$o/isolation.csv" <<'PY'
 import csv, sys
 r = {x["cpu"]: x for x in csv.DictReader(open(sys.argv[1]))}
 a, b = r["1"], r["2"]
