@@ -52,6 +52,7 @@ static const struct col calls_cols[] = {
 	COL_INFO("ci_target_met", COL_INT, "", 0,
 		 "with `--ci-target`: 1 if reached, 0 if `--max-repeat` ran out first (a note says so)"),
 	WORK_COLS,
+	FLOOR_COLS,
 	COL_STATUS("status", COL_REQ, WORK_STATUS_DOC),
 	COL_STATUS("skip_reason", 0, "why a skipped or degraded row has no figure"),
 	TOPOLOGY_COLS,

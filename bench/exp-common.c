@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,9 +137,15 @@ int repeats_cap(const struct repeats *rp, const struct opts *o)
 void repeats_begin(struct repeats *rp, const struct opts *o)
 {
 	int cap = o->repeat > rp->max_repeat ? o->repeat : rp->max_repeat;
+	char why[256];
 
+	/* Before any team thread: registering for the floor is cheap only
+	 * while the process has one thread. Without it the floor cells stay
+	 * empty (floor_ns says so). */
+	(void)floor_prepare(why, sizeof(why));
 	repeats_check(rp, o);
 	rp->ns = xcalloc((size_t)cap, sizeof(double));
+	rp->net = xcalloc((size_t)cap, sizeof(double));
 	rp->n = 0;
 	rp->calls_sum = 0;
 }
@@ -153,6 +160,7 @@ int repeats_measure(struct repeats *rp, const struct opts *o, const struct mecha
 	memset(rp->ns, 0, sizeof(double) * (size_t)cap);
 	rp->calls_sum = 0;
 	rp->n = 0;
+	rp->nnet = 0;
 	rp->want = o->repeat;
 	worksum_reset(&rp->work);
 	if (rp->ci_target && !err) {	/* a warm-up repeat, discarded */
@@ -175,9 +183,13 @@ int repeats_measure(struct repeats *rp, const struct opts *o, const struct mecha
 		if (!me.calls)
 			break;
 		bad = work_degraded(&w, &k, why, sizeof(why));
+		if (!bad && !err)	/* beside each good repeat */
+			k.floor_ns = workdone_floor(&w, o->iterations ? 0.005 : o->duration_s / 4);
 		worksum_add(&rp->work, &k, bad, why);
 		if (bad && !o->keep_degraded)
 			continue;
+		if (!isnan(k.floor_ns))
+			rp->net[rp->nnet++] = (double)me.ns / (double)me.calls - k.floor_ns;
 		rp->ns[rp->n++] = (double)me.ns / (double)me.calls;
 		rp->calls_sum += (double)me.calls;
 		if (ci_target_reached(rp->ns, rp->n, o->repeat, rp->ci_target))
@@ -197,6 +209,8 @@ int work_fill(struct table *t, int row, const struct worksum *s, int have, int w
 	if (s->n_steal)
 		table_set_num(t, row, "steal_share", s->steal / s->n_steal);
 	table_set_int(t, row, "repeats_degraded", s->degraded);
+	if (s->n_floor && table_has(t, "floor_ns"))
+		table_set_num(t, row, "floor_ns", s->floor / s->n_floor);
 	if (s->degraded)
 		table_set_str(t, row, "degraded_reason", s->why);
 	if (have >= want)
@@ -237,6 +251,14 @@ int repeats_fill(const struct repeats *rp, struct table *t, int row, struct resu
 		table_set_str(t, row, "ns_per_repeat", v);
 		free(v);
 	}
+	if (rp->nnet) {
+		struct summary sn;
+
+		summarize(rp->net, rp->nnet, &sn);
+		table_set_num(t, row, "ns_over_floor", sn.mean);
+		if (rp->nnet > 1)
+			table_set_num(t, row, "ns_over_floor_ci95", sn.ci95);
+	}
 	if (rp->ci_target)
 		table_set_ci_target(t, row, res, rp->ci_target, s, n, what);
 	if (s->cv > 0.10)
@@ -247,7 +269,8 @@ int repeats_fill(const struct repeats *rp, struct table *t, int row, struct resu
 void repeats_end(struct repeats *rp)
 {
 	free(rp->ns);
-	rp->ns = NULL;
+	free(rp->net);
+	rp->ns = rp->net = NULL;
 }
 
 void table_set_ci_target(struct table *t, int row, struct results *res, int target,

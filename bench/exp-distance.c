@@ -47,6 +47,7 @@ static const struct col distance_cols[] = {
 	COL_INFO("ci_target_met", COL_INT, "", 0,
 		 "with `--ci-target`: 1 if reached, 0 if `--max-repeat` ran out first (a note says so)"),
 	WORK_COLS,
+	FLOOR_COLS,
 	COL_STATUS("status", COL_REQ, WORK_STATUS_DOC),
 	COL_STATUS("skip_reason", 0,
 		   "why: degraded (its repeats, see `degraded_reason`), the host lacks the level (`no SMT on this host: each core has one PU`, `one package`, ...), the affinity mask leaves no CPU pair at it, or the mechanism cannot run here"),

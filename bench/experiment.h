@@ -79,6 +79,18 @@ int points_distance_levels(hwloc_topology_t topo);
 		  "repeats left out and measured again: a spinning target on its CPU less than 90% of the repeat, or fewer than 90% of the IPIs its membarrier command sends (none due to sleeping targets); never for an oversubscribed point"), \
 	COL_INFO("degraded_reason", COL_STR, "", 0,					\
 		 "what the first degraded repeat found (who had the target's CPU, or the IPIs sent)")
+/*
+ * The delivery floor beside the cost (calls, distance): a targeted barrier
+ * to the first target's CPU measured after each repeat, and the cost net
+ * of it, which a moving hypervisor moves less.
+ */
+#define FLOOR_COLS									\
+	COL_MEASURE("floor_ns", COL_NUM, "ns", NONE, MEAN, 0,				\
+		    "the IPI delivery floor: ns per MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ with FLAG_CPU to the first target's CPU, measured after each good repeat in the same process (the least kernel software around one IPI round trip); empty where the point interrupts no spinning thread of its own, the kernel lacks the command, or the floor's own IPIs were not all sent. compare says `changed` when it moved: the host (or that command's path) changed"), \
+	COL_CI95("floor_ns_ci95", "floor_ns", "ns", 0, "its 95% CI half-width"),	\
+	COL_MEASURE("ns_over_floor", COL_NUM, "ns", LOWER, MEAN, COL_SIGNED,		\
+		    "ns_per_call less floor_ns, repeat by repeat: the barrier's cost beyond one IPI round trip, what a kernel change to its software moves when the hypervisor moves the delivery"), \
+	COL_CI95("ns_over_floor_ci95", "ns_over_floor", "ns", 0, "its 95% CI half-width")
 #define WORK_STATUS_DOC "`ok`, `degraded` (fewer good repeats than --repeat: no figure; `skip_reason` says why) or `skipped`"
 /*
  * cpus_logical and n_same_core, n_same_l3, n_same_package, n_same_numa,
@@ -130,6 +142,8 @@ struct repeats {
 	double *ns;		/* ns per call of each good repeat */
 	int n;			/* good repeats taken */
 	int want;		/* good repeats a figure needs (--repeat) */
+	double *net;		/* ns per call less the floor, of the good repeats that have one */
+	int nnet;
 	double calls_sum;
 	struct worksum work;	/* what the barriers did, the degraded repeats */
 };

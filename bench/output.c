@@ -51,6 +51,14 @@ static int col_index(const struct table *t, const char *col)
 	fail("internal error: no column %s", col);
 }
 
+int table_has(const struct table *t, const char *col)
+{
+	for (int c = 0; c < t->ncols; c++)
+		if (!strcmp(t->cols[c].name, col))
+			return 1;
+	return 0;
+}
+
 static void set_cell(struct table *t, int row, const char *col, char *v, double num)
 {
 	int i = row * t->ncols + col_index(t, col);

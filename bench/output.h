@@ -108,6 +108,8 @@ void table_set_int(struct table *t, int row, const char *col, long long v);
 /* NaN and infinities are stored as empty cells. */
 void table_set_num(struct table *t, int row, const char *col, double v);
 const char *table_get(const struct table *t, int row, const char *col);
+/* Whether t has the column col. */
+int table_has(const struct table *t, const char *col);
 /* The number a cell was set to (table_set_int/num), NAN when it has none. */
 double table_get_num(const struct table *t, int row, const char *col);
 void table_write_csv(const struct table *t, FILE *f);

@@ -5,11 +5,14 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <linux/membarrier.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "experiment.h"
 #include "harness.h"
 #include "ipicount.h"
 #include "util.h"
@@ -23,6 +26,55 @@
 #define IPI_MIN 0.90
 /* A sleeping point expects no IPI: more than this per target is not it. */
 #define IPI_SLEEP_MAX 0.10
+
+static int floor_ready;
+
+int floor_prepare(char *why, size_t len)
+{
+	const struct mechanism *m = mech_find("membarrier-private-expedited-rseq-cpu");
+
+	if (!m || mech_prepare(m, why, len))
+		return -1;
+	floor_ready = 1;
+	return 0;
+}
+
+double workdone_floor(struct workdone *w, double duration_s)
+{
+	uint64_t *b, *a, t0, t1, n = 0, end, got;
+	int cpu;
+
+	if (!w->floor)
+		return NAN;
+	cpu = w->cpus[0];
+	b = xcalloc((size_t)w->ncpus + 1, sizeof(uint64_t));
+	a = xcalloc((size_t)w->ncpus + 1, sizeof(uint64_t));
+	if (proc_interrupts_read("CAL", b, w->ncpus)) {
+		free(b);
+		free(a);
+		return NAN;
+	}
+	t0 = now_ns();
+	end = t0 + (uint64_t)(duration_s * 1e9);
+	do {
+		for (int i = 0; i < 16; i++, n++)
+			if (sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ, MEMBARRIER_CMD_FLAG_CPU, cpu) < 0) {
+				free(b);
+				free(a);
+				return NAN;
+			}
+		t1 = now_ns();
+	} while (t1 < end);
+	if (proc_interrupts_read("CAL", a, w->ncpus))
+		n = 0;
+	got = a[cpu] - b[cpu];
+	free(b);
+	free(a);
+	/* A floor that found its target off its CPU is no floor. */
+	if (!n || (double)got < IPI_MIN * (double)n)
+		return NAN;
+	return (double)(t1 - t0) / (double)n;
+}
 
 int task_schedstat(pid_t pid, pid_t tid, uint64_t *run_ns, uint64_t *wait_ns)
 {
@@ -122,6 +174,10 @@ void workdone_init(struct workdone *w, const struct team *t)
 	 * A signal's or a TLB shootdown's IPIs depend on the host (a guest may
 	 * flush without one): they are counted, not judged.
 	 */
+	/* The floor: where a barrier interrupts spinning threads of this
+	 * process on CPUs of their own. */
+	w->floor = floor_ready && w->judged && mech_has(m, MC_IPI, 0) && !t->cfg.other_process &&
+		   w->ntargets && w->spinners == t->nth;
 	if (m->membarrier_cmd && mech_has(m, MC_IPI, 0) && !t->cfg.other_process && w->ntargets) {
 		if (w->spinners == t->nth)
 			w->expect_ipis = mech_has(m, MC_PROCESS_WIDE, 0) ? w->ntargets : 1;
@@ -159,6 +215,7 @@ void workdone_end(struct workdone *w, uint64_t barriers, struct work *out)
 	uint64_t dt = now_ns() - w->t0, steal, total;
 
 	out->ipis_per_barrier = out->oncpu_share = out->wait_share = out->steal_share = NAN;
+	out->floor_ns = NAN;
 	if (w->have_run && w->spinners && dt) {
 		for (int i = 0; i < t->nth; i++) {
 			uint64_t run, wait;
@@ -263,6 +320,10 @@ void worksum_add(struct worksum *s, const struct work *k, int degraded, const ch
 	if (!isnan(k->steal_share)) {
 		s->steal += k->steal_share;
 		s->n_steal++;
+	}
+	if (!isnan(k->floor_ns)) {
+		s->floor += k->floor_ns;
+		s->n_floor++;
 	}
 }
 

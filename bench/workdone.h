@@ -25,6 +25,7 @@ struct work {
 	double oncpu_share;		/* the least of the spinning targets' */
 	double wait_share;		/* that target: runnable, another task had its CPU */
 	double steal_share;		/* the host ran something else on our vCPUs */
+	double floor_ns;		/* the delivery floor beside it (workdone_floor) */
 };
 
 /* A point's expectations and the marks of the repeat under way. */
@@ -36,6 +37,7 @@ struct workdone {
 	int judged;		/* 0: oversubscribed, marked but never degraded */
 	int spinners;		/* team threads that spin: each should stay on its CPU */
 	double expect_ipis;	/* per barrier: > 0 each, 0 none, < 0 not judged */
+	int floor;		/* the floor is measured beside each repeat */
 	/* marks at workdone_begin */
 	uint64_t t0, steal0, total0;
 	uint64_t *irq0, *irq1, *run0, *wait0;
@@ -51,6 +53,20 @@ void workdone_end(struct workdone *w, uint64_t barriers, struct work *out);
  * task had it 38%") when the repeat did not measure the point, else 0. */
 int work_degraded(const struct workdone *w, const struct work *k, char *why, size_t len);
 
+/*
+ * The IPI delivery floor: the cost of one targeted barrier
+ * (MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ with MEMBARRIER_CMD_FLAG_CPU) to
+ * the first target's CPU, the least kernel software around one IPI round
+ * trip, measured beside every repeat so that a cost can be read net of it
+ * when the hypervisor moves the delivery. floor_prepare() registers for it
+ * once, before any team thread exists (registering later waits for a
+ * grace period): 0, or -1 with why. workdone_floor() issues barriers for
+ * about duration_s and returns ns per barrier, or NAN where the point has
+ * no floor or the floor's own IPIs were not all sent.
+ */
+int floor_prepare(char *why, size_t len);
+double workdone_floor(struct workdone *w, double duration_s);
+
 /* A thread's schedstat: ns on its CPU and ns runnable but waiting. 0 or -1. */
 int task_schedstat(pid_t pid, pid_t tid, uint64_t *run_ns, uint64_t *wait_ns);
 
@@ -61,8 +77,8 @@ int task_schedstat(pid_t pid, pid_t tid, uint64_t *run_ns, uint64_t *wait_ns);
  */
 struct worksum {
 	int good, degraded;
-	double ipis, oncpu, steal;	/* sums over the good repeats */
-	int n_ipis, n_oncpu, n_steal;
+	double ipis, oncpu, steal, floor;	/* sums over the good repeats */
+	int n_ipis, n_oncpu, n_steal, n_floor;
 	char why[200];			/* the first degraded repeat's reason */
 };
 void worksum_reset(struct worksum *s);

@@ -19,7 +19,7 @@ MECH=membarrier-private-expedited
 	echo "1..0 # SKIP /proc/PID/schedstat is missing (a kernel without CONFIG_SCHED_INFO)"
 	exit 0
 }
-plan 9
+plan 10
 
 # A busy loop on CPU 1 (where calls puts the target at T=2, compact), for
 # at most 30 s whatever happens to this test.
@@ -88,4 +88,25 @@ ok $? "sleeping targets: ok with ${c2:-?} IPIs per barrier"
 cells "$TMP/over.csv" status oversubscribed repeats_degraded target_oncpu_share
 [ "$c1" = ok ] && [ "$c2" = 1 ] && [ "$c3" = 0 ] && [ -n "${c4:-}" ]
 ok $? "oversubscribed: ok, marked, never degraded (on-CPU share ${c4:-none})"
+# 5. The delivery floor beside the cost: a targeted barrier to the
+# target's CPU after every good repeat, and the cost net of it.
+if "$MBBENCH" list --format csv | awk -F, '$1 == "membarrier-private-expedited-rseq-cpu" && $2 == 1 { f = 1 } END { exit !f }'; then
+	"$MBBENCH" calls --mechanism $MECH --threads 1,2 --placement 0,1 --repeat 4 --duration 30ms \
+		--format csv >"$TMP/floor.csv" 2>"$TMP/err"
+	"$PY" - "$TMP/floor.csv" <<'PY'
+import csv, sys
+rows = {r["threads"]: r for r in csv.DictReader(open(sys.argv[1]))}
+one, two = rows["1"], rows["2"]
+assert one["floor_ns"] == "" and one["ns_over_floor"] == "", one	# no target, no floor
+if two["status"] == "ok" and two["floor_ns"]:
+    ns, fl, net = float(two["ns_per_call"]), float(two["floor_ns"]), float(two["ns_over_floor"])
+    # an IPI round trip costs more than a syscall; the net is the cost less it
+    assert fl > 500 and abs(ns - fl - net) < 0.05 * ns, two
+else:
+    assert two["status"] == "degraded" or two["repeats_degraded"] != "0", two
+PY
+	ok $? "the floor: none at T=1; at T=2 a targeted IPI's cost, and ns_over_floor the cost less it ($(csv_cols "$TMP/floor.csv" threads floor_ns ns_over_floor | tr '\t\n' ' ;'))"
+else
+	skip "the delivery floor needs membarrier-private-expedited-rseq-cpu (Linux 5.10+, glibc rseq)"
+fi
 done_testing
