@@ -16,6 +16,7 @@ the folder keeps its .incomplete name with run.json marked interrupted
 failure one line naming the folder, which stays DIR.incomplete, and exit 1.
 The messages are the sweep's ("sweep: ...").
 """
+import json
 import os
 import shutil
 import signal
@@ -155,6 +156,34 @@ def shielded(argv):
     return p.returncode, p.stderr.decode("utf-8", "replace")
 
 
+def last_calibration(final):
+    """The newest `mbbench calibrate` of this host and kernel beside the
+    folder (a calibrate-*/calibration.json in its parent, its default place),
+    copied in as calibration.json so that the report can say what an A/B
+    can see here. Nothing when there is none."""
+    parent = os.path.dirname(os.path.abspath(final))
+    try:
+        with open(os.path.join(folder, "run.json")) as f:
+            h = json.load(f).get("info", {}).get("host", {})
+        best = None
+        for d in os.listdir(parent):
+            p = os.path.join(parent, d, "calibration.json")
+            if d.startswith("calibrate-") and os.path.isfile(p):
+                with open(p) as f:
+                    c = json.load(f)
+                if (isinstance(c, dict) and c.get("hostname") == h.get("hostname")
+                        and c.get("kernel_release") == h.get("kernel_release")
+                        and (best is None or str(c.get("date", "")) > str(best.get("date", "")))):
+                    best = c
+        if best is not None:
+            tmp = os.path.join(folder, "calibration.json.tmp")
+            with open(tmp, "w") as f:
+                json.dump(best, f, indent=1)
+            os.replace(tmp, os.path.join(folder, "calibration.json"))
+    except (OSError, ValueError):
+        pass	# a calibration that cannot be read is none: the report says so
+
+
 def finish(s, final, mbbench):
     # Figures and a report of a stopped finishing are made again.
     try:
@@ -171,6 +200,7 @@ def finish(s, final, mbbench):
         fail(f"run.json and the CSVs could not be written: {err}")
     if fstop:
         stopped_finishing(s)
+    last_calibration(final)
     # plot and report take finished folders only: they see this one through
     # a link with its final name, in a directory of this run's own.
     tmpdir = os.environ.get("TMPDIR") or "/tmp"

@@ -8,7 +8,7 @@
 need_python
 need_cpus 2 "needs 2 CPUs: calibrate's points run at T=2"
 "$PY" -c 'import scipy' 2>/dev/null || { echo "1..0 # SKIP python3-scipy not found"; exit 0; }
-plan 6
+plan 7
 cd "$TMP" || exit 1
 
 bad=
@@ -28,7 +28,9 @@ mkdir taken
 [ $? -eq 2 ] && grep -q "exists" err
 ok $? "an existing --output is refused ($(cat err))"
 
-"$MBBENCH" calibrate --plant 50 --runs 1 --mechanism null --output cal >out 2>err
+mkdir runs
+"$MBBENCH" calibrate --plant 50 --runs 1 --mechanism null --output runs/calibrate-null >out 2>err
+ln -s runs/calibrate-null cal
 rc=$?
 [ "$rc" -eq 0 ] && [ -d cal ] && [ ! -e cal.incomplete ]
 ok $? "calibrate --plant 50 --runs 1 --mechanism null: exit $rc, the folder named when done ($(tail -n 1 err))"
@@ -52,4 +54,9 @@ PY
 ok $? "a 50% plant is found and never called better ($(head -n 1 out))"
 grep -q '^Found at [0-9]* of [0-9]* points ([0-9]*%: the chosen mechanisms at T >= 2)' out
 ok $? "the summary line says how many points found it"
+# A sweep into the same out-root: its report says what the calibration found.
+"$MBBENCH" sweep --experiment calls --mechanism null --out-root runs >/dev/null 2>err
+f=$(ls -d runs/*/ | grep -v calibrate- | head -n 1)
+[ -s "$f/calibration.json" ] && grep -q 'The last calibration of this host and kernel (`calibrate-null`' "$f/report.md"
+ok $? "a sweep beside it copies the calibration in and its report says what it found ($(tail -n 1 err))"
 done_testing
