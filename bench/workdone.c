@@ -76,14 +76,13 @@ double workdone_floor(struct workdone *w, double duration_s)
 	return (double)(t1 - t0) / (double)n;
 }
 
-int task_schedstat(pid_t pid, pid_t tid, uint64_t *run_ns, uint64_t *wait_ns)
+int task_schedstat(pid_t tid, uint64_t *run_ns, uint64_t *wait_ns)
 {
 	char path[96];
 	unsigned long long run, wait;
 	FILE *f;
 	int n;
 
-	(void)pid;
 	/* /proc/TID names any thread, of this process or of another. */
 	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)tid);
 	f = fopen(path, "r");
@@ -204,7 +203,7 @@ void workdone_begin(struct workdone *w)
 	w->have_steal = !read_steal(&w->steal0, &w->total0);
 	w->have_run = t->tids != NULL && t->nth > 0;
 	for (int i = 0; i < t->nth && w->have_run; i++)
-		if (!t->tids[i] || task_schedstat(0, t->tids[i], &w->run0[i], &w->wait0[i]))
+		if (!t->tids[i] || task_schedstat(t->tids[i], &w->run0[i], &w->wait0[i]))
 			w->have_run = 0;
 	w->t0 = now_ns();
 }
@@ -223,7 +222,7 @@ void workdone_end(struct workdone *w, uint64_t barriers, struct work *out)
 
 			if (worker_beh(t, i) != BEH_SPIN)
 				continue;
-			if (task_schedstat(0, t->tids[i], &run, &wait)) {
+			if (task_schedstat(t->tids[i], &run, &wait)) {
 				out->oncpu_share = out->wait_share = NAN;
 				break;
 			}
@@ -301,6 +300,15 @@ void worksum_reset(struct worksum *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* A measured figure into its sum and count; NAN (not measured) is left out. */
+static void acc(double *sum, int *n, double v)
+{
+	if (!isnan(v)) {
+		*sum += v;
+		(*n)++;
+	}
+}
+
 void worksum_add(struct worksum *s, const struct work *k, int degraded, const char *why)
 {
 	if (degraded) {
@@ -309,22 +317,10 @@ void worksum_add(struct worksum *s, const struct work *k, int degraded, const ch
 		return;
 	}
 	s->good++;
-	if (!isnan(k->ipis_per_barrier)) {
-		s->ipis += k->ipis_per_barrier;
-		s->n_ipis++;
-	}
-	if (!isnan(k->oncpu_share)) {
-		s->oncpu += k->oncpu_share;
-		s->n_oncpu++;
-	}
-	if (!isnan(k->steal_share)) {
-		s->steal += k->steal_share;
-		s->n_steal++;
-	}
-	if (!isnan(k->floor_ns)) {
-		s->floor += k->floor_ns;
-		s->n_floor++;
-	}
+	acc(&s->ipis, &s->n_ipis, k->ipis_per_barrier);
+	acc(&s->oncpu, &s->n_oncpu, k->oncpu_share);
+	acc(&s->steal, &s->n_steal, k->steal_share);
+	acc(&s->floor, &s->n_floor, k->floor_ns);
 }
 
 int work_attempts(int want)

@@ -68,7 +68,7 @@ int floor_prepare(char *why, size_t len);
 double workdone_floor(struct workdone *w, double duration_s);
 
 /* A thread's schedstat: ns on its CPU and ns runnable but waiting. 0 or -1. */
-int task_schedstat(pid_t pid, pid_t tid, uint64_t *run_ns, uint64_t *wait_ns);
+int task_schedstat(pid_t tid, uint64_t *run_ns, uint64_t *wait_ns);
 
 /*
  * Per-repeat work of a point, kept by the loop that takes its repeats: the
