@@ -183,6 +183,8 @@ def numpy_module():
 
 # The statistics (scipy's, chosen per quantity) are in mbstats.py, beside
 # this file (python3 -I, as plots/plot runs it, leaves that off the path).
+# Nothing is written into the install tree: no bytecode cache of it.
+sys.dont_write_bytecode = True
 if os.path.dirname(os.path.abspath(__file__)) not in sys.path:
     sys.path.append(os.path.dirname(os.path.abspath(__file__)))
 from mbstats import hist_percentile, mean_interval, mean_sd, percentile_interval, wilson  # noqa: E402
