@@ -26,3 +26,13 @@ note() {
 need_data() {
 	[ -e "$MBB_DATADIR/$1" ] || fail "$2 is missing: looked for $MBB_DATADIR/$1 (reinstall membarrier-bench)"
 }
+
+# A helper run from the source tree (not written by make, so MBB_PYTHON3 is
+# still plain python3, as check-kernel runs bench/vm) takes the system's
+# python3 where PATH's lacks scipy.stats: a version manager's python3 on
+# PATH lacks Debian's python3-scipy. A guest without python3 keeps its own.
+if [ "${MBB_PYTHON3:-}" = python3 ] && [ -x /usr/bin/python3 ] &&
+	! python3 -c 'import scipy.stats' >/dev/null 2>&1 &&
+	/usr/bin/python3 -c 'import scipy.stats' >/dev/null 2>&1; then
+	MBB_PYTHON3=/usr/bin/python3
+fi
