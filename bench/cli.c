@@ -66,7 +66,7 @@ static const struct {
 	  "write <experiment>.csv and <experiment>.json into DIR" },
 	{ { "placement", required_argument, NULL, OPT_PLACEMENT }, CO_PLACEMENT,
 	  "compact|smt|scatter|CPUS", "where threads run; thread 0 is the caller" },
-	{ { "plant", required_argument, NULL, OPT_PLANT }, CO_WORK, "PCT",
+	{ { "plant", required_argument, NULL, OPT_PLANT }, CO_PLANT, "PCT",
 	  "add PCT% of each barrier's cost as a busy wait (mbbench calibrate)" },
 	{ { "repeat", required_argument, NULL, OPT_REPEAT }, CO_REPEAT, "N",
 	  "repeats per point (mean, stddev, 95% CI)" },

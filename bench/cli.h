@@ -60,7 +60,8 @@ enum {
 	CO_MEMBIND = 1 << 9,
 	CO_OTHER_PROCESS = 1 << 10,
 	CO_WORK = 1 << 11,	/* --keep-degraded: the experiment judges its repeats */
-	CO_ALL = (1 << 12) - 1,
+	CO_PLANT = 1 << 12,	/* --plant: its barriers run through harness_measure */
+	CO_ALL = (1 << 13) - 1,
 };
 
 /*

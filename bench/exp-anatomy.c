@@ -24,6 +24,7 @@
 #include "outpath.h"
 #include "results.h"
 #include "util.h"
+#include "workdone.h"
 
 static const struct col ana_cols[] = {
 	COL_KEY("mechanism", COL_STR, "", COL_REQ, "stable name (see `mbbench list`)"),
@@ -69,8 +70,10 @@ static const struct col ana_cols[] = {
 		    "`untraced_sent_p50_ns` / `delivery_p50_ns`: the untraced cost of a barrier that sends, in multiples of the floor"),
 	COL_MEASURE("software_share", COL_NUM, "", NONE, NONE, 0,
 		    "1 - `delivery_p50_ns` / `total_p50_ns`: the traced barrier's share outside delivery"),
-	COL_STATUS("status", COL_REQ, "`ok` or `skipped`"),
-	COL_STATUS("skip_reason", 0, "why a skipped row could not be measured"),
+	WORK_COLS,
+	COL_STATUS("status", COL_REQ, WORK_STATUS_DOC),
+	COL_STATUS("skip_reason", 0, "why a skipped or degraded row has no figures"),
+	KERNEL_FINDING_COL,
 	TOPOLOGY_COLS,
 };
 
@@ -348,9 +351,14 @@ static const char *const callbacks[] = {
 };
 #define NCB ((int)(sizeof(callbacks) / sizeof(callbacks[0])))
 
-/* One point with the team running: 0, or -1 with the reason to skip. */
+/*
+ * One point with the team running: 0, -1 with the reason to skip, or 1 when
+ * too many batches were degraded (work_fill set the row). A batch (its
+ * untraced and its traced barriers) is judged by what it did (workdone.h):
+ * a degraded one is counted, left out and taken again.
+ */
 static int trace_point(struct ana_run *a, const struct mechanism *m, int T, int row,
-		       const struct placement *pl, char *why, size_t len)
+		       const struct placement *pl, const struct team *team, char *why, size_t len)
 {
 	struct ana_trace tr;
 	struct ana_result sum = { 0 };
@@ -363,6 +371,10 @@ static int trace_point(struct ana_run *a, const struct mechanism *m, int T, int 
 	int ncal = cpus_count(), fu_ok = 1;
 	uint64_t *cal0 = xcalloc((size_t)ncal, sizeof(uint64_t)), *cal1 = xcalloc((size_t)ncal, sizeof(uint64_t));
 	uint64_t *busiest = xcalloc((size_t)nb, sizeof(uint64_t)), ucalls = 0;
+	struct workdone w;
+	struct worksum ws;
+	struct hist hbu, hbt;
+	int b = 0;
 
 	for (int i = 0; i < pl->n; i++)
 		cpus[i] = pl->pu_os[i];
@@ -384,28 +396,48 @@ static int trace_point(struct ana_run *a, const struct mechanism *m, int T, int 
 	s = series_new(T, csd, &ns);
 	hist_init(&hu);
 	hist_init(&ht);
+	hist_init(&hbu);
+	hist_init(&hbt);
+	workdone_init(&w, team);
+	worksum_reset(&ws);
 	for (int i = 0; i < ns; i++)
 		pct_batches_init(&s[i].bp, pcts, NPCT, nb);
 	err = harness_warmup(m, 0.05);
-	for (int b = 0; b < nb && !err; b++) {
-		uint64_t per = (uint64_t)(a->barriers / nb + (b < a->barriers % nb));
+	for (int at = 0; at < work_attempts(nb) && b < nb && !err; at++) {
+		uint64_t per = (uint64_t)(a->barriers / nb + (b < a->barriers % nb)), most = 0;
 		struct measure mu, mt;
 		struct ana_result r;
+		struct work k;
+		char bwhy[200] = "";
+		int bad;
 
+		hist_reset(&hbu);
+		hist_reset(&hbt);
+		workdone_begin(&w);
 		/* the CAL row: function-call IPIs received */
 		proc_interrupts_read("CAL", cal0, ncal);
-		harness_measure(m, per, 0, &hu, &mu);
+		harness_measure(m, per, 0, &hbu, &mu);
 		if (ncal && proc_interrupts_read("CAL", cal1, ncal))
 			fu_ok = 0;
 		for (int i = 1; i < pl->n && fu_ok; i++)
-			if (pl->pu_os[i] < ncal && cal1[pl->pu_os[i]] - cal0[pl->pu_os[i]] > busiest[b])
-				busiest[b] = cal1[pl->pu_os[i]] - cal0[pl->pu_os[i]];
-		ucalls += mu.calls;
+			if (pl->pu_os[i] < ncal && cal1[pl->pu_os[i]] - cal0[pl->pu_os[i]] > most)
+				most = cal1[pl->pu_os[i]] - cal0[pl->pu_os[i]];
 		ana_trace_enable(&tr, 1);
-		harness_measure(m, per, 0, &ht, &mt);
+		harness_measure(m, per, 0, &hbt, &mt);
 		ana_trace_enable(&tr, 0);
+		workdone_end(&w, mu.calls + mt.calls, &k);
 		ana_trace_drain(&tr);
 		err = mu.err ? mu.err : mt.err;
+		bad = work_degraded(&w, &k, bwhy, sizeof(bwhy));
+		worksum_add(&ws, &k, bad, bwhy);
+		if (bad && !a->o->keep_degraded) {
+			tr.nev = 0;
+			continue;
+		}
+		busiest[b] = most;
+		ucalls += mu.calls;
+		hist_merge(&hu, &hbu);
+		hist_merge(&ht, &hbt);
 		u[b] = (double)mu.ns / (double)(mu.calls ? mu.calls : 1);
 		tn[b] = (double)mt.ns / (double)(mt.calls ? mt.calls : 1);
 		save_batch(a, m, T, cfg.caller, &cfg, &tr);
@@ -414,8 +446,21 @@ static int trace_point(struct ana_run *a, const struct mechanism *m, int T, int 
 		add_batch(s, ns, &r, pl);
 		ana_result_free(&r);
 		tr.nev = 0;
+		b++;
 	}
-	if (err) {
+	workdone_free(&w);
+	if (!err && b < nb) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "%s T=%d", m->name, T);
+		work_fill(a->t, row, &ws, b, nb, what, a->res);
+		err = 1;
+	} else if (!err) {
+		work_fill(a->t, row, &ws, b, nb, "", a->res);
+	}
+	if (err > 0) {
+		/* degraded: the row says why */
+	} else if (err) {
 		snprintf(why, len, "barrier failed: %s", strerror(-err));
 	} else if (!sum.n) {
 		snprintf(why, len,
@@ -437,8 +482,8 @@ static int trace_point(struct ana_run *a, const struct mechanism *m, int T, int 
 		table_set_str(a->t, row, "phases_from", csd ? "csd" : "ipi");
 		uint64_t sent = 0;
 
-		for (int b = 0; b < nb; b++)
-			sent += busiest[b];
+		for (int i = 0; i < nb; i++)
+			sent += busiest[i];
 		fill_row(a, row, m, T, &sum, &tr, u, tn, nb, s, ns, &hu, &ht,
 			 fu_ok && ucalls ? fmin(1, (double)sent / (double)ucalls) : -1);
 		phase_rows(a, m, T, pl, s, ns);
@@ -456,13 +501,15 @@ static int trace_point(struct ana_run *a, const struct mechanism *m, int T, int 
 	series_free(s, ns);
 	hist_free(&hu);
 	hist_free(&ht);
+	hist_free(&hbu);
+	hist_free(&hbt);
 	free(cal0);
 	free(cal1);
 	free(busiest);
 	ana_trace_close(&tr);
 	free(u);
 	free(tn);
-	return err ? -1 : 0;
+	return err > 0 ? 1 : err ? -1 : 0;
 }
 
 static void anatomy_point(struct ana_run *a, const struct mechanism *m, int T)
@@ -470,7 +517,7 @@ static void anatomy_point(struct ana_run *a, const struct mechanism *m, int T)
 	char why[512];
 	struct team team;
 	struct placement pl;
-	int r = base_row(a->t, m, T);
+	int r = base_row(a->t, m, T), st;
 	char *cpus;
 
 	if (!mech_has(m, MC_IPI, 0)) {
@@ -493,11 +540,13 @@ static void anatomy_point(struct ana_run *a, const struct mechanism *m, int T)
 	cpus = placement_cpus_str(&pl, 0, pl.n);
 	table_set_str(a->t, r, "cpus", cpus);
 	free(cpus);
-	if (trace_point(a, m, T, r, &pl, why, sizeof(why))) {
-		team_stop(&team);
+	st = trace_point(a, m, T, r, &pl, &team, why, sizeof(why));
+	team_stop(&team);
+	if (st < 0) {
 		row_skip(a->t, r, why);
+	} else if (st > 0) {
+		table_set_topology(a->t, r, a->o->topo, &pl);
 	} else {
-		team_stop(&team);
 		table_set_str(a->t, r, "status", "ok");
 		table_set_topology(a->t, r, a->o->topo, &pl);
 	}
@@ -566,7 +615,8 @@ static int exp_anatomy_main(int argc, char **argv)
 	struct exp_spec spec = {
 		.name = "anatomy",
 		.synopsis = "Where a barrier's time goes: each IPI mechanism's phases from the kernel's tracepoints.",
-		.common = CO_MECH | CO_THREADS | CO_PLACEMENT | CO_REPEAT | CO_FORMAT | CO_JSON | CO_OUTPUT,
+		.common = CO_MECH | CO_THREADS | CO_PLACEMENT | CO_REPEAT | CO_FORMAT | CO_JSON | CO_OUTPUT |
+			  CO_WORK,
 		.def_mech = mech_names_with(MC_IPI, 0, def_mech, sizeof(def_mech)),
 		.def_threads = "2",
 		.def_repeat = 10,

@@ -55,6 +55,7 @@ static const struct col calls_cols[] = {
 	FLOOR_COLS,
 	COL_STATUS("status", COL_REQ, WORK_STATUS_DOC),
 	COL_STATUS("skip_reason", 0, "why a skipped or degraded row has no figure"),
+	KERNEL_FINDING_COL,
 	TOPOLOGY_COLS,
 };
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,6 +28,7 @@
 #include "points.h"
 #include "results.h"
 #include "util.h"
+#include "workdone.h"
 
 #define MAX_CALLERS 1024
 /*
@@ -56,8 +58,9 @@ static const struct col contend_cols[] = {
 	COL_MEASURE("p50_ns", COL_NUM, "ns", LOWER, NONE, COL_REQ, "median latency of one barrier over all callers"),
 	COL_MEASURE("p99_ns", COL_NUM, "ns", LOWER, NONE, COL_REQ, "99th percentile latency of one barrier over all callers"),
 	COL_MEASURE("max_ns", COL_NUM, "ns", LOWER, NONE, 0, "maximum latency of one barrier over all callers"),
-	COL_STATUS("status", COL_REQ, "`ok` or `skipped`"),
-	COL_STATUS("skip_reason", 0, "why a skipped row could not be measured"),
+	WORK_COLS,
+	COL_STATUS("status", COL_REQ, WORK_STATUS_DOC),
+	COL_STATUS("skip_reason", 0, "why a skipped or degraded row has no figure"),
 	TOPOLOGY_COLS,
 	COL_INFO("ci_target_pct", COL_NUM, "%", 0,
 		 "with `--ci-target`: the target, 95% CI half-width as % of the aggregate's mean; empty otherwise"),
@@ -74,7 +77,7 @@ static const struct col contend_cols[] = {
 
 const struct table_schema contend_table = {
 	.name = "contend", .experiment = "contend", .analysed = 1,
-	.rows = "One row per (mechanism, mode, callers). C callers issue barriers at full speed for `--duration`; spinners keep the other CPUs busy. The topology columns count the other callers and every spinner, in all processes.",
+	.rows = "One row per (mechanism, mode, callers). C callers issue barriers at full speed for `--duration`; spinners keep the other CPUs busy. The topology columns count the other callers and every spinner, in all processes. The work columns count IPIs on the spinners' CPUs that no caller shares, per barrier of all callers (a membarrier command is due one per such CPU of the caller's process), and the spinners' on-CPU share.",
 	.notes = "serialization_factor (processes mode) = aggregate_calls_per_s at C / aggregate_calls_per_s at C=1 of the same mechanism, computed once every point is measured (and, in a sweep's merged table, from the merged means); its CI half-width is factor x sqrt((h_C/a_C)^2 + (h_1/a_1)^2). It is left empty, with serialization_skip_reason, where the C point or the C=1 point is oversubscribed (callers and their spinners cannot each have a CPU) or has no spinners (nothing to target: a one-thread process's barrier returns before the kernel's mutex).",
 	.cols = contend_cols, .ncols = NCOLS(contend_cols),
 };
@@ -100,6 +103,7 @@ struct shared {
 	_Atomic int ready, attached, go, stop, callers_done;
 	_Atomic int failed;	/* a process could not start its threads: why */
 	char why[256];
+	pid_t *tid;		/* worker i's tid, in the shared mapping */
 	struct caller_slot slot[];
 };
 
@@ -109,6 +113,9 @@ struct run {
 	const struct placement *pl;	/* callers first, then spinners */
 	int callers, spinners;		/* spinners: in all (threads mode) */
 	struct shared *sh;
+	struct workdone *work;	/* marked from go to stop */
+	struct work *done;
+	uint64_t calls;		/* this repeat's, all callers */
 };
 
 /* The threads of one process; thread i is worker idx[i]. */
@@ -134,7 +141,8 @@ static void caller_loop(struct run *r, int i)
 			break;
 		}
 		hist_add(&s->h, t1 - t0);
-		s->calls++;
+		/* read by the main thread at the repeat's end mark */
+		__atomic_store_n(&s->calls, s->calls + 1, __ATOMIC_RELAXED);
 		s->ns += t1 - t0;
 	}
 }
@@ -156,6 +164,7 @@ static void worker_init(void *arg, int i)
 	struct worker_group *g = arg;
 	struct run *r = g->r;
 
+	r->sh->tid[g->idx[i]] = (pid_t)syscall(SYS_gettid);
 	if (r->m->thread_init)
 		r->m->thread_init(r->m, team_index(r, g->idx[i]));
 	atomic_fetch_add(&r->sh->ready, 1);
@@ -226,15 +235,15 @@ static void *batch_main(void *arg)
 	return NULL;
 }
 
-static size_t shared_size(int nslots)
+static size_t shared_size(int nslots, int nworkers)
 {
 	return sizeof(struct shared) + (size_t)nslots * sizeof(struct caller_slot) +
-	       (size_t)nslots * HIST_BUCKETS * sizeof(uint64_t);
+	       (size_t)nslots * HIST_BUCKETS * sizeof(uint64_t) + (size_t)nworkers * sizeof(pid_t);
 }
 
-static struct shared *shared_map(int nslots)
+static struct shared *shared_map(int nslots, int nworkers)
 {
-	size_t len = shared_size(nslots);
+	size_t len = shared_size(nslots, nworkers);
 	struct shared *sh = mmap(NULL, len, PROT_READ | PROT_WRITE,
 				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	uint64_t *buckets;
@@ -246,6 +255,7 @@ static struct shared *shared_map(int nslots)
 		sh->slot[i].h.b = buckets + (size_t)i * HIST_BUCKETS;
 		sh->slot[i].h.min = UINT64_MAX;
 	}
+	sh->tid = (pid_t *)(buckets + (size_t)nslots * HIST_BUCKETS);
 	return sh;
 }
 
@@ -331,9 +341,20 @@ static int run_once(struct run *r, int processes, double duration_s,
 		}
 		if (ret && atomic_load(&r->sh->failed))
 			snprintf(reason, len, "%s", r->sh->why);
+		if (!ret) {
+			r->work->tids = r->sh->tid + r->callers;
+			workdone_begin(r->work);
+		}
 		atomic_store(&r->sh->go, 1);
-		if (!ret)
+		if (!ret) {
+			uint64_t calls = 0;
+
 			usleep((useconds_t)(duration_s * 1e6));
+			/* The callers' counts so far: the barriers the marks saw. */
+			for (int c = 0; c < r->callers; c++)
+				calls += __atomic_load_n(&r->sh->slot[c].calls, __ATOMIC_RELAXED);
+			workdone_end(r->work, calls, r->done);
+		}
 		atomic_store(&r->sh->stop, 1);
 	}
 	if (!processes) {
@@ -350,6 +371,40 @@ static int run_once(struct run *r, int processes, double duration_s,
 	}
 	free(idx);
 	return ret;
+}
+
+/*
+ * What a repeat's barriers should do: interrupt the spinners' CPUs that no
+ * caller shares, each of them once per barrier of a process-wide membarrier
+ * command (in processes mode, the caller's own process's: its share of
+ * them), the first spinner's once for a targeted one. Spinners should stay
+ * on their CPUs. Oversubscribed points are marked, never judged.
+ */
+static void contend_work(struct workdone *w, const struct run *r, const struct placement *pl,
+			 int processes)
+{
+	const struct mechanism *m = r->m;
+	int *cpus = xcalloc((size_t)r->spinners + 1, sizeof(int)), n = 0;
+	double expect = -1;
+
+	for (int i = r->callers; i < r->callers + r->spinners; i++) {
+		int shared = 0;
+
+		for (int c = 0; c < r->callers; c++)
+			shared |= pl->pu_os[c] == pl->pu_os[i];
+		if (!shared)
+			cpus[n++] = pl->pu_os[i];
+	}
+	/* Oversubscribed with every spinner beside a caller: count on the
+	 * spinners' CPUs all the same (marked, not judged). */
+	for (int i = r->callers; i < r->callers + r->spinners && !n && pl->oversubscribed; i++)
+		cpus[n++] = pl->pu_os[i];
+	if (!pl->oversubscribed && m->membarrier_cmd && mech_has(m, MC_IPI, 0) && n)
+		expect = !mech_has(m, MC_PROCESS_WIDE, 0) ? 1 : processes ? (double)n / r->callers : n;
+	/* spinner i is worker callers + i: its tid is sh->tid[callers + i],
+	 * filled in each repeat's shared mapping (see run_once) */
+	workdone_init_cpus(w, cpus, n, NULL, r->spinners, !pl->oversubscribed, expect);
+	free(cpus);
 }
 
 /* Spinners in each caller process: --spinners, within the bound above. */
@@ -377,22 +432,36 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 	struct hist all;
 	int row, err = 0, ok = 1, nrep = 0;
 	struct summary s;
+	struct workdone w = { 0 };
+	struct worksum ws;
+	char what[128];
 
 	hist_init(&all);
+	worksum_reset(&ws);
 	if (placement_compute(o->topo, o->placement, C + r.spinners, &pl, reason,
 			      sizeof(reason)))
 		ok = 0;
-	for (int rep = -warm; ok && rep < cap; rep++) {
+	if (ok)
+		contend_work(&w, &r, &pl, processes);
+	for (int at = -warm; ok && at < work_attempts(cap) && nrep < cap; at++) {
 		double sum = 0;
+		struct work k;
+		char why[200] = "";
+		int bad;
 
 		r.pl = &pl;
-		r.sh = shared_map(C);
+		r.sh = shared_map(C, C + r.spinners);
+		r.work = &w;
+		r.done = &k;
 		if (run_once(&r, processes, dur, reason, sizeof(reason))) {
 			ok = 0;
-		} else if (rep < 0) {
+		} else if (at < 0) {
 			/* the warm-up: measured, not kept */
 		} else {
-			for (int c = 0; c < C; c++) {
+			/* A degraded repeat is counted, left out, measured again. */
+			bad = work_degraded(&w, &k, why, sizeof(why));
+			worksum_add(&ws, &k, bad, why);
+			for (int c = 0; c < C && (!bad || o->keep_degraded); c++) {
 				struct caller_slot *cs = &r.sh->slot[c];
 				double rate = cs->calls ? (double)cs->calls / dur : 0;
 
@@ -406,10 +475,10 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 					per_max = rate;
 				hist_merge(&all, &cs->h);
 			}
-			agg[rep] = sum;
-			nrep = rep + 1;
+			if (!bad || o->keep_degraded)
+				agg[nrep++] = sum;
 		}
-		munmap(r.sh, shared_size(C));
+		munmap(r.sh, shared_size(C, C + r.spinners));
 		if (ok && ci_target_reached(agg, nrep, o->repeat, a->rep.ci_target))
 			break;
 	}
@@ -428,25 +497,23 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 		snprintf(reason, sizeof(reason), "barrier failed: %s", strerror(-err));
 		ok = 0;
 	}
-	if (ok && !all.count) {
+	if (ok && !all.count && !ws.degraded) {
 		snprintf(reason, sizeof(reason), "no barrier completed in %.3g s", dur);
 		ok = 0;
 	}
+	snprintf(what, sizeof(what), "%s %s C=%d", m->name, processes ? "processes" : "threads", C);
 	if (!ok) {
 		row_skip(t, row, reason);
+	} else if (work_fill(t, row, &ws, nrep, o->repeat < cap ? o->repeat : cap, what, res)) {
+		/* degraded: no figure */
 	} else {
 		summarize(agg, nrep, &s);
 		table_set_int(t, row, "repeats", nrep);
 		table_set_num(t, row, "aggregate_calls_per_s", s.mean);
 		table_set_num(t, row, "aggregate_calls_per_s_ci95", s.ci95);
 		table_set_num(t, row, "per_caller_calls_per_s", per_sum / (C * nrep));
-		if (a->rep.ci_target) {
-			char what[128];
-
-			snprintf(what, sizeof(what), "%s %s C=%d", m->name,
-				 processes ? "processes" : "threads", C);
+		if (a->rep.ci_target)
 			table_set_ci_target(t, row, res, a->rep.ci_target, &s, nrep, what);
-		}
 		table_set_num(t, row, "per_caller_min_calls_per_s", per_min);
 		table_set_num(t, row, "per_caller_max_calls_per_s", per_max);
 		table_set_num(t, row, "p50_ns", hist_percentile(&all, 50));
@@ -460,6 +527,8 @@ static int point(struct results *res, struct table *t, const struct opts *o,
 	}
 	if (pl.n)
 		placement_free(&pl);
+	if (w.cpus)
+		workdone_free(&w);
 	free(cpus);
 	free(agg);
 	hist_free(&all);
@@ -490,7 +559,7 @@ static int exp_contend_main(int argc, char **argv)
 		.name = "contend",
 		.synopsis = "Concurrent callers: C callers (threads or processes) issue barriers at once.",
 		.common = CO_MECH | CO_PLACEMENT | CO_DURATION | CO_REPEAT | CO_FORMAT |
-			  CO_JSON | CO_OUTPUT,
+			  CO_JSON | CO_OUTPUT | CO_WORK,
 		.opts = contend_opts,
 		.def_mech = "membarrier-private-expedited,signal,mprotect",
 		.def_duration_s = 0.3,

@@ -160,7 +160,8 @@ static int exp_distance_main(int argc, char **argv)
 		.name = "distance",
 		.synopsis = "The cost of one barrier with one other thread spinning at each distance\n"
 			    "(SMT sibling, another core, L3, NUMA node, package) from the caller.",
-		.common = CO_MECH | CO_DURATION | CO_REPEAT | CO_FORMAT | CO_JSON | CO_OUTPUT | CO_WORK,
+		.common = CO_MECH | CO_DURATION | CO_REPEAT | CO_FORMAT | CO_JSON | CO_OUTPUT | CO_WORK |
+			  CO_PLANT,
 		.def_mech = mech_names_with(DEFAULT_ALL, DEFAULT_NONE, def_mech,
 					    sizeof(def_mech)),
 		.def_duration_s = 0.2,

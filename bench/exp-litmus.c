@@ -50,6 +50,7 @@ static const struct col litmus_cols[] = {
 		 "with 2 or more repeats: the 95% CI half-width of the rate from the spread of the repeats' rates; compare tests two runs' rates with it (Welch's t), and falls back to the Wilson intervals without repeats"),
 	COL_STATUS("status", COL_REQ, "`ok`, `failed` (a forbidden outcome was seen: exit 1) or `skipped`"),
 	COL_STATUS("skip_reason", 0, "e.g. one CPU only, mechanism unavailable"),
+	KERNEL_FINDING_COL,
 };
 
 const struct table_schema litmus_table = {

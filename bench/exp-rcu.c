@@ -18,6 +18,7 @@
 #include "rcu.h"
 #include "results.h"
 #include "util.h"
+#include "workdone.h"
 
 static const struct col rcu_cols[] = {
 	COL_KEY("scheme", COL_STR, "", COL_REQ,
@@ -46,13 +47,14 @@ static const struct col rcu_cols[] = {
 	COL_MEASURE("violations", COL_INT, "", LOWER, NONE, COL_REQ,
 		    "reads, over all repeats, that saw a poisoned (retired) object; any > 0 fails the run (exit 1)"),
 	COL_INFO("peak_quarantine", COL_INT, "", 0, "most retired objects one writer held poisoned at once"),
-	COL_STATUS("status", COL_REQ, "`ok`, `failed` (violations) or `skipped`"),
+	WORK_COLS,
+	COL_STATUS("status", COL_REQ, "`ok`, `failed` (violations, in any run), `degraded` (fewer good repeats than --repeat: no figure; `skip_reason` says why) or `skipped`"),
 	COL_STATUS("skip_reason", 0, "e.g. `needs the patched kernel (kernel-patch/)`, `built without liburcu ...`"),
 };
 
 const struct table_schema rcu_table = {
 	.name = "rcu", .experiment = "rcu", .analysed = 1,
-	.rows = "One row per scheme. Readers run on the first `readers` CPUs of the placement, writers on the next `writers`.",
+	.rows = "One row per scheme. Readers run on the first `readers` CPUs of the placement, writers on the next `writers`. In the work columns a barrier is one write (one grace period): `ipis_per_barrier` counts the IPIs the readers' CPUs (those no writer shares) received per write, and a membarrier scheme is due one per such CPU; `target_oncpu_share` is the least reader's.",
 	.notes = "Derived: `write_ratio_membarrier_over_signal` (writes/s of membarrier-private-expedited over signal; the seed: 400:1) and `read_ratio_membarrier_over_mb` (reads/s of membarrier-private-expedited over mb; the seed: 4.5:1), when both rows were measured. Notes compare each of our schemes with its liburcu counterpart.",
 	.cols = rcu_cols, .ncols = NCOLS(rcu_cols),
 };
@@ -160,6 +162,52 @@ static void derive(struct results *res, const struct table *t)
 	}
 }
 
+/* The work of one run (workdone.h), marked from the readers' start to stop. */
+struct rcu_work {
+	struct workdone w;
+	struct work k;
+};
+
+static void rcu_mark(void *arg, const pid_t *tids)
+{
+	struct rcu_work *rw = arg;
+
+	if (tids) {
+		rw->w.tids = tids;
+		workdone_begin(&rw->w);
+	} else {
+		/* per write, once the run's writes are known */
+		workdone_end(&rw->w, 1, &rw->k);
+	}
+}
+
+/*
+ * What a scheme's writes should do: a membarrier scheme's forced barrier
+ * interrupts each reader's CPU (those no writer shares) once per write;
+ * other schemes' IPIs are counted, not judged. Readers should stay on
+ * their CPUs; an oversubscribed run is marked, never judged.
+ */
+static void rcu_work_init(struct workdone *w, const struct rcu_scheme *s, const struct placement *pl,
+			  int R, int W)
+{
+	const struct mechanism *m = rcu_scheme_mech(s);
+	int *cpus = xcalloc((size_t)R + 1, sizeof(int)), n = 0;
+	double expect = -1;
+
+	for (int i = 0; i < R; i++) {
+		int shared = 0;
+
+		for (int j = R; j < R + W; j++)
+			shared |= pl->pu_os[j] == pl->pu_os[i];
+		if (!shared)
+			cpus[n++] = pl->pu_os[i];
+	}
+	if (m && m->membarrier_cmd && mech_has(m, MC_IPI, 0) && mech_has(m, MC_PROCESS_WIDE, 0))
+		expect = n;
+	workdone_init_cpus(w, cpus, n, NULL, R, !pl->oversubscribed, expect);
+	free(cpus);
+}
+
 static int exp_rcu_main(int argc, char **argv)
 {
 	struct rcu_args a = { 0 };
@@ -187,7 +235,7 @@ static int exp_rcu_main(int argc, char **argv)
 		.name = "rcu",
 		.synopsis = "Userspace RCU reads/s and writes/s per scheme (ours and liburcu's), with a torture check on every read.",
 		.common = CO_DURATION | CO_REPEAT | CO_FORMAT | CO_JSON | CO_OUTPUT |
-			  CO_PLACEMENT | CO_MEMBIND,
+			  CO_PLACEMENT | CO_MEMBIND | CO_WORK,
 		.opts = rcu_opts,
 		.def_duration_s = 1.0,
 		.def_repeat = 3,
@@ -236,6 +284,9 @@ static int exp_rcu_main(int argc, char **argv)
 		struct summary sr, sw;
 		char reason[256] = "";
 		int row = base_row(&t, s, R, W, o.placement, &a), ok = 1;
+		struct rcu_work rw;
+		struct rcu_marks marks = { rcu_mark, &rw };
+		struct worksum ws;
 
 		progress("rcu", si + 1, nschemes, s->name);
 		table_set_str(&t, row, "cpus", cpus);
@@ -246,11 +297,16 @@ static int exp_rcu_main(int argc, char **argv)
 		 * torture check still counts), then runs until both rates' CIs
 		 * are within the target (at least --repeat and 3 runs).
 		 */
-		for (int r = rp.ci_target ? -1 : 0; r < cap && ok; r++) {
+		rcu_work_init(&rw.w, s, &pl, R, W);
+		worksum_reset(&ws);
+		/* A degraded run is counted, left out and run again. */
+		for (int at = rp.ci_target ? -1 : 0; at < work_attempts(cap) && n < cap && ok; at++) {
 			struct rcu_result rr;
+			char why[200] = "";
+			int bad;
 
 			if (rcu_run_once(s, R, W, o.topo, pl.pu_os, o.duration_s,
-					 a.cs_ns, a.writer_delay_ns, &rr, reason,
+					 a.cs_ns, a.writer_delay_ns, &marks, &rr, reason,
 					 sizeof(reason))) {
 				ok = 0;
 				break;
@@ -258,21 +314,34 @@ static int exp_rcu_main(int argc, char **argv)
 			viol += rr.violations;
 			if (rr.peak_quarantined > peakq)
 				peakq = rr.peak_quarantined;
-			if (r < 0)
+			if (at < 0)
 				continue;
-			rps[r] = (double)rr.reads / ((double)rr.ns / 1e9);
-			wps[r] = (double)rr.writes / ((double)rr.ns / 1e9);
+			rw.k.ipis_per_barrier = rr.writes ? rw.k.ipis_per_barrier / (double)rr.writes : NAN;
+			bad = work_degraded(&rw.w, &rw.k, why, sizeof(why));
+			worksum_add(&ws, &rw.k, bad, why);
+			if (bad && !o.keep_degraded)
+				continue;
+			rps[n] = (double)rr.reads / ((double)rr.ns / 1e9);
+			wps[n] = (double)rr.writes / ((double)rr.ns / 1e9);
 			reads += (double)rr.reads;
 			writes += (double)rr.writes;
 			secs += (double)rr.ns / 1e9;
-			n = r + 1;
+			n++;
 			/* Both rates within the target. */
 			if (ci_target_reached(rps, n, o.repeat, rp.ci_target) &&
 			    ci_target_reached(wps, n, o.repeat, rp.ci_target))
 				break;
 		}
+		workdone_free(&rw.w);
 		if (!ok) {
 			row_skip(&t, row, reason);
+		} else if (work_fill(&t, row, &ws, n, o.repeat < cap ? o.repeat : cap, s->name, &res)) {
+			table_set_int(&t, row, "oversubscribed", pl.oversubscribed);
+			table_set_int(&t, row, "violations", (long long)viol);
+			if (viol) {
+				table_set_str(&t, row, "status", "failed");
+				failed = 1;
+			}
 		} else {
 			summarize(rps, n, &sr);
 			summarize(wps, n, &sw);

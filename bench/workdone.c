@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "experiment.h"
 #include "harness.h"
@@ -76,6 +77,25 @@ double workdone_floor(struct workdone *w, double duration_s)
 	return (double)(t1 - t0) / (double)n;
 }
 
+/*
+ * A thread's CPU time as the scheduler has it this instant. schedstat's run
+ * time of a running thread moves only at the scheduler's tick (every 1-10
+ * ms), which a repeat of a few ms cannot use; the thread's CPU clock
+ * (CLOCK_THREAD_CPUTIME_ID's per-thread form: ~tid << 3 | CPUCLOCK_SCHED |
+ * CPUCLOCK_PERTHREAD_MASK) brings it up to date. The kernel gives it for
+ * threads of this process only.
+ */
+static int thread_cpu_ns(pid_t tid, uint64_t *ns)
+{
+	clockid_t id = (clockid_t)(((unsigned int)~tid << 3) | 6);
+	struct timespec ts;
+
+	if (clock_gettime(id, &ts))
+		return -1;
+	*ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return 0;
+}
+
 int task_schedstat(pid_t tid, uint64_t *run_ns, uint64_t *wait_ns)
 {
 	char path[96];
@@ -92,9 +112,11 @@ int task_schedstat(pid_t tid, uint64_t *run_ns, uint64_t *wait_ns)
 	fclose(f);
 	if (n != 2)
 		return -1;
-	*run_ns = run;
 	*wait_ns = wait;
-	return 0;
+	if (!thread_cpu_ns(tid, run_ns))
+		return 0;
+	*run_ns = run;	/* another process's thread: as of the last tick */
+	return 1;
 }
 
 /* steal and all jiffies of /proc/stat's cpu line. 0 or -1. */
@@ -135,35 +157,65 @@ static enum behaviour worker_beh(const struct team *t, int i)
 	return t->cfg.behs ? t->cfg.behs[i] : t->cfg.beh;
 }
 
+static void workdone_alloc(struct workdone *w)
+{
+	w->irq0 = xcalloc((size_t)w->ncpus + 1, sizeof(uint64_t));
+	w->irq1 = xcalloc((size_t)w->ncpus + 1, sizeof(uint64_t));
+	w->run0 = xcalloc((size_t)w->spinners + 1, sizeof(uint64_t));
+	w->wait0 = xcalloc((size_t)w->spinners + 1, sizeof(uint64_t));
+	w->tid = xcalloc((size_t)w->spinners + 1, sizeof(pid_t));
+}
+
+/* Add CPU c to the targets unless it is there already or is `not`. */
+static void add_target(struct workdone *w, int c, int not)
+{
+	for (int j = 0; j < w->ntargets; j++)
+		if (w->cpus[j] == c)
+			return;
+	if (c == not)
+		return;
+	w->cpus[w->ntargets++] = c;
+	if (c + 1 > w->ncpus)
+		w->ncpus = c + 1;
+}
+
+void workdone_init_cpus(struct workdone *w, const int *cpus, int ntargets, const pid_t *tids,
+			int nspin, int judged, double expect_ipis)
+{
+	memset(w, 0, sizeof(*w));
+	w->cpus = xcalloc((size_t)ntargets + 1, sizeof(int));
+	for (int i = 0; i < ntargets; i++)
+		add_target(w, cpus[i], -1);
+	w->tids = tids;
+	w->spinners = nspin;
+	w->judged = judged;
+	w->expect_ipis = w->ntargets ? expect_ipis : -1;
+	workdone_alloc(w);
+}
+
 void workdone_init(struct workdone *w, const struct team *t)
 {
 	const struct placement *pl = t->cfg.pl;
 	const struct mechanism *m = t->cfg.mech;
-	int sleepers = 0;
+	int sleepers = 0, k = 0;
 
 	memset(w, 0, sizeof(*w));
-	w->team = t;
 	w->cpus = xcalloc((size_t)(pl->n + 1), sizeof(int));
-	for (int i = 1; i < pl->n; i++) {
-		int c = pl->pu_os[i], seen = c == pl->pu_os[0];
-
-		for (int j = 0; j < w->ntargets; j++)
-			seen |= w->cpus[j] == c;
-		if (!seen)
-			w->cpus[w->ntargets++] = c;
-		if (c + 1 > w->ncpus)
-			w->ncpus = c + 1;
-	}
-	w->irq0 = xcalloc((size_t)w->ncpus + 1, sizeof(uint64_t));
-	w->irq1 = xcalloc((size_t)w->ncpus + 1, sizeof(uint64_t));
-	w->run0 = xcalloc((size_t)t->nth + 1, sizeof(uint64_t));
-	w->wait0 = xcalloc((size_t)t->nth + 1, sizeof(uint64_t));
+	for (int i = 1; i < pl->n; i++)
+		add_target(w, pl->pu_os[i], pl->pu_os[0]);
 	for (int i = 0; i < t->nth; i++) {
 		if (worker_beh(t, i) == BEH_SPIN)
 			w->spinners++;
 		else
 			sleepers++;
 	}
+	/* Where the spinners' tids are: the threads write them as they start. */
+	w->tids = t->tids;
+	w->idx = xcalloc((size_t)w->spinners + 1, sizeof(int));
+	for (int i = 0; i < t->nth; i++)
+		if (worker_beh(t, i) == BEH_SPIN)
+			w->idx[k++] = i;
+	workdone_alloc(w);
 	w->judged = !pl->oversubscribed;
 	w->expect_ipis = -1;
 	/*
@@ -192,40 +244,47 @@ void workdone_free(struct workdone *w)
 	free(w->irq1);
 	free(w->run0);
 	free(w->wait0);
+	free(w->tid);
+	free(w->idx);
 	memset(w, 0, sizeof(*w));
 }
 
 void workdone_begin(struct workdone *w)
 {
-	const struct team *t = w->team;
-
 	w->have_irq = w->ntargets && !read_irqs(w->ncpus, w->irq0, w->irq1);
 	w->have_steal = !read_steal(&w->steal0, &w->total0);
-	w->have_run = t->tids != NULL && t->nth > 0;
-	for (int i = 0; i < t->nth && w->have_run; i++)
-		if (!t->tids[i] || task_schedstat(t->tids[i], &w->run0[i], &w->wait0[i]))
+	w->have_run = w->tids != NULL && w->spinners > 0;
+	w->coarse = 0;
+	for (int i = 0; i < w->spinners && w->have_run; i++) {
+		w->tid[i] = w->tids[w->idx ? w->idx[i] : i];
+		int r = w->tid[i] ? task_schedstat(w->tid[i], &w->run0[i], &w->wait0[i]) : -1;
+
+		if (r < 0)
 			w->have_run = 0;
+		w->coarse |= r > 0;
+	}
 	w->t0 = now_ns();
 }
 
 void workdone_end(struct workdone *w, uint64_t barriers, struct work *out)
 {
-	const struct team *t = w->team;
 	uint64_t dt = now_ns() - w->t0, steal, total;
 
 	out->ipis_per_barrier = out->oncpu_share = out->wait_share = out->steal_share = NAN;
 	out->floor_ns = NAN;
-	if (w->have_run && w->spinners && dt) {
-		for (int i = 0; i < t->nth; i++) {
+	if (w->have_run && dt) {
+		for (int i = 0; i < w->spinners; i++) {
 			uint64_t run, wait;
 			double on, wt;
 
-			if (worker_beh(t, i) != BEH_SPIN)
-				continue;
-			if (task_schedstat(t->tids[i], &run, &wait)) {
+			if (task_schedstat(w->tid[i], &run, &wait) < 0) {
 				out->oncpu_share = out->wait_share = NAN;
 				break;
 			}
+			/* Read as of the last tick, a run time may lag by one at each
+			 * end: the benefit of the doubt, at most HZ=100's 10 ms. */
+			if (w->coarse)
+				run += 10000000;
 			on = (double)(run - w->run0[i]) / (double)dt;
 			wt = (double)(wait - w->wait0[i]) / (double)dt;
 			/* The clock and the scheduler's differ by a tick's rounding. */

@@ -30,7 +30,7 @@ struct work {
 
 /* A point's expectations and the marks of the repeat under way. */
 struct workdone {
-	const struct team *team;
+	const pid_t *tids;	/* where the threads wrote their tids (read at begin) */
 	int ntargets;		/* distinct CPUs of the team's threads besides the caller's */
 	int *cpus;
 	int ncpus;		/* /proc/interrupts columns read */
@@ -41,11 +41,23 @@ struct workdone {
 	/* marks at workdone_begin */
 	uint64_t t0, steal0, total0;
 	uint64_t *irq0, *irq1, *run0, *wait0;
+	pid_t *tid;		/* the tids read at begin */
+	int *idx;		/* team: the spinners' indices in tids; NULL: tids[0..spinners) */
 	int have_irq, have_steal, have_run;
+	int coarse;		/* a run time read from schedstat: tick precision */
 };
 
 /* For the team t issuing barriers of its mechanism (t->cfg.mech). */
 void workdone_init(struct workdone *w, const struct team *t);
+/*
+ * For a point that runs its own threads (contend, rcu): the distinct CPUs
+ * its barriers should interrupt (none of the issuers' own), the tids of its
+ * nspin spinning targets (filled in by the threads before workdone_begin;
+ * a 0 tid means not known), whether it is judged (0: oversubscribed) and
+ * the IPIs due per barrier over all targets (< 0: counted, not judged).
+ */
+void workdone_init_cpus(struct workdone *w, const int *cpus, int ntargets, const pid_t *tids,
+			int nspin, int judged, double expect_ipis);
 void workdone_free(struct workdone *w);
 void workdone_begin(struct workdone *w);
 void workdone_end(struct workdone *w, uint64_t barriers, struct work *out);
@@ -67,7 +79,11 @@ int work_degraded(const struct workdone *w, const struct work *k, char *why, siz
 int floor_prepare(char *why, size_t len);
 double workdone_floor(struct workdone *w, double duration_s);
 
-/* A thread's schedstat: ns on its CPU and ns runnable but waiting. 0 or -1. */
+/*
+ * A thread's ns on its CPU and ns runnable but waiting (schedstat): 0, 1
+ * when the run time is only as of the scheduler's last tick (a thread of
+ * another process), or -1.
+ */
 int task_schedstat(pid_t tid, uint64_t *run_ns, uint64_t *wait_ns);
 
 /*

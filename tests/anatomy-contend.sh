@@ -25,7 +25,7 @@ alive_in_session() {
 try=0
 while [ $try -lt 3 ]; do
 	rm -rf "$TMP/a"
-	setsid "$MBBENCH" anatomy --mechanism membarrier-private-expedited --threads 2 --barriers 600 \
+	setsid "$MBBENCH" anatomy --keep-degraded --mechanism membarrier-private-expedited --threads 2 --barriers 600 \
 		--repeat 2 --contenders 3 --output "$TMP/a" >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
 	wait $pid
@@ -66,7 +66,7 @@ ok $? "after the run no process of it is alive (left: ${left:-none})"
 # Killed in the middle of a point: its contenders die with it.
 for sig in TERM KILL; do
 	rm -rf "$TMP/b"
-	setsid "$MBBENCH" anatomy --mechanism membarrier-private-expedited --threads 2 --barriers 5000000 \
+	setsid "$MBBENCH" anatomy --keep-degraded --mechanism membarrier-private-expedited --threads 2 --barriers 5000000 \
 		--repeat 2 --contenders 3 --output "$TMP/b" >/dev/null 2>&1 &
 	pid=$!
 	i=0

@@ -13,7 +13,7 @@ need_cpus 2 "anatomy needs 2 CPUs"
 need_mechanism membarrier-private-expedited
 run() {
 	rm -rf "$TMP/a"
-	"$MBBENCH" anatomy --mechanism membarrier-private-expedited,fence \
+	"$MBBENCH" anatomy --keep-degraded --mechanism membarrier-private-expedited,fence \
 		--barriers 3000 --repeat 3 --output "$TMP/a" --save-events "$TMP/ev.txt" --force \
 		>"$TMP/out" 2>"$TMP/err"
 }
@@ -79,7 +79,7 @@ fi
 fe=$(csv_cols "$TMP/a/anatomy.csv" mechanism status skip_reason | awk -F'\t' '$1 == "fence"')
 printf '%s' "$fe" | grep -q 'skipped	not an IPI mechanism'
 ok $? "fence (no ipi flag): skipped with the reason ($fe)"
-"$MBBENCH" anatomy --mechanism signal --barriers 40 --repeat 2 --format csv >"$TMP/sig.csv" 2>"$TMP/err"
+"$MBBENCH" anatomy --keep-degraded --mechanism signal --barriers 40 --repeat 2 --format csv >"$TMP/sig.csv" 2>"$TMP/err"
 sg=$(csv_cols "$TMP/sig.csv" mechanism status skip_reason | awk -F'\t' '$1 == "signal"')
 printf '%s' "$sg" | grep -q 'skipped	.*no membarrier or mprotect call'
 ok $? "signal: skipped, its barrier makes no traced syscall ($sg)"
@@ -90,7 +90,7 @@ ok $? "the clock check is reported"
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 && can_drop &&
 	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 0 ]; then
 	chmod 755 "$TMP" && mkdir "$TMP/nb" && chmod 777 "$TMP/nb"
-	as_nobody "$MBBENCH" anatomy --mechanism membarrier-private-expedited --barriers 100 --repeat 2 \
+	as_nobody "$MBBENCH" anatomy --keep-degraded --mechanism membarrier-private-expedited --barriers 100 --repeat 2 \
 		--output "$TMP/nb/a" >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	st=$(csv_cols "$TMP/nb/a/anatomy.csv" status skip_reason)

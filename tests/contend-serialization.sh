@@ -14,7 +14,7 @@ plan 6
 export MBB_ANALYSIS="$src/analysis"
 
 # 4 CPUs as far as placement knows: 1 and 2 callers with a spinner each fit.
-MBBENCH_SYNTHETIC="pack:1 core:4 pu:1" "$MBBENCH" contend --mechanism membarrier-private-expedited \
+MBBENCH_SYNTHETIC="pack:1 core:4 pu:1" "$MBBENCH" contend --keep-degraded --mechanism membarrier-private-expedited \
 	--mode both --callers 1,2 --spinners 1 --duration 0.05 --repeat 2 --format csv \
 	>"$TMP/fit.csv" 2>"$TMP/err"
 "$PY" - "$TMP/fit.csv" <<'PY'
@@ -38,7 +38,7 @@ PY
 ok $? "processes: the factor is aggregate(C=2) / aggregate(C=1), its CI from both; 1 at C=1; none in threads mode"
 
 # 2 CPUs: 2 callers with a spinner each are 4 threads; C=1 still fits.
-MBBENCH_SYNTHETIC="pack:1 core:2 pu:1" "$MBBENCH" contend --mechanism membarrier-private-expedited \
+MBBENCH_SYNTHETIC="pack:1 core:2 pu:1" "$MBBENCH" contend --keep-degraded --mechanism membarrier-private-expedited \
 	--mode processes --callers 2,1 --spinners 1 --duration 0.05 --repeat 2 --format csv \
 	>"$TMP/over.csv" 2>"$TMP/err"
 "$PY" - "$TMP/over.csv" <<'PY'
@@ -54,9 +54,9 @@ assert rows["1"]["serialization_factor"] == "1", rows["1"]
 PY
 ok $? "oversubscribed point: the row is measured, its factor empty with the reason (4 threads on 2 CPUs)"
 
-MBBENCH_SYNTHETIC="pack:1 core:4 pu:1" "$MBBENCH" contend --mechanism membarrier-private-expedited \
+MBBENCH_SYNTHETIC="pack:1 core:4 pu:1" "$MBBENCH" contend --keep-degraded --mechanism membarrier-private-expedited \
 	--mode processes --callers 2 --spinners 1 --duration 0.05 --repeat 1 --format csv >"$TMP/no1.csv" 2>"$TMP/err" &&
-	MBBENCH_SYNTHETIC="pack:1 core:4 pu:1" "$MBBENCH" contend --mechanism membarrier-private-expedited \
+	MBBENCH_SYNTHETIC="pack:1 core:4 pu:1" "$MBBENCH" contend --keep-degraded --mechanism membarrier-private-expedited \
 		--mode processes --callers 1,2 --spinners 0 --duration 0.05 --repeat 1 --format csv >"$TMP/s0.csv" 2>>"$TMP/err"
 "$PY" - "$TMP/no1.csv" "$TMP/s0.csv" <<'PY'
 import csv, sys

@@ -10,7 +10,7 @@
 need_python
 plan 9
 cd "$TMP" || exit 1
-"$MBBENCH" sweep --quick --mechanism null --output "$TMP/good" >/dev/null 2>"$TMP/sweep.err"
+"$MBBENCH" sweep --quick --keep-degraded --mechanism null --output "$TMP/good" >/dev/null 2>"$TMP/sweep.err"
 ok $? "a small folder ($(tail -n 1 "$TMP/sweep.err"))"
 "$MBBENCH" report "$TMP/good" --output "$TMP/whole.md" 2>"$TMP/whole.err"
 [ -s "$TMP/whole.md" ] || diag "report of the undamaged folder failed: $(cat "$TMP/whole.err")"

@@ -63,7 +63,7 @@ sys.exit(1 if bad else 0)
 PY
 }
 
-SWEEP="$MBBENCH sweep --quick --mechanism null,fence,membarrier-global"
+SWEEP="$MBBENCH sweep --quick --keep-degraded --mechanism null,fence,membarrier-global"
 # 1-2 SIGINT, 3-4 SIGTERM: exit 130/143, a whole folder marked interrupted.
 k=0
 for sig in INT TERM; do

@@ -47,7 +47,7 @@ done <<CASES
 $cases
 CASES
 
-"$MBBENCH" rcu --scheme liburcu-mb --duration 0.05 --repeat 1 --format csv >"$TMP/u.csv" 2>"$TMP/err"
+"$MBBENCH" rcu --keep-degraded --scheme liburcu-mb --duration 0.05 --repeat 1 --format csv >"$TMP/u.csv" 2>"$TMP/err"
 rc=$?
 ok $rc "a liburcu scheme is never a usage error (exit $rc)"
 st="$(csv_col "$TMP/u.csv" status)|$(csv_col "$TMP/u.csv" skip_reason)"

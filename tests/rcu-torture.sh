@@ -12,7 +12,7 @@ if ! command -v "$PY" >/dev/null 2>&1; then
 fi
 plan 5
 
-"$MBBENCH" rcu --scheme all --duration 0.2 --repeat 1 --format csv >"$TMP/all.csv" 2>"$TMP/err"
+"$MBBENCH" rcu --keep-degraded --scheme all --duration 0.2 --repeat 1 --format csv >"$TMP/all.csv" 2>"$TMP/err"
 ok $? "rcu over every correct scheme exits 0 ($(head -c 160 "$TMP/err"))"
 "$PY" - "$TMP/all.csv" <<'PY'
 import csv, sys
@@ -36,7 +36,7 @@ ok $? "every available scheme read and wrote with 0 violations; the others are s
 # The same with 1 us critical sections: a reader then stays inside long
 # enough for a grace period that ends early (a missing wait, a barrier that
 # does not reach the reader) to free its object under it.
-"$MBBENCH" rcu --scheme all --cs-ns 1000 --duration 0.2 --repeat 1 --format csv \
+"$MBBENCH" rcu --keep-degraded --scheme all --cs-ns 1000 --duration 0.2 --repeat 1 --format csv \
 	>"$TMP/cs.csv" 2>"$TMP/err"
 rc=$?
 bad=$(csv_cols "$TMP/cs.csv" scheme violations |
@@ -48,7 +48,7 @@ ok $? "every available scheme with 1 us critical sections: 0 violations (exit $r
 # critical section sees the poison. Up to 3 runs of 0.2 s.
 caught=1
 for i in 1 2 3; do
-	"$MBBENCH" rcu --allow-broken --scheme broken-no-wait --cs-ns 1000 --duration 0.2 \
+	"$MBBENCH" rcu --keep-degraded --allow-broken --scheme broken-no-wait --cs-ns 1000 --duration 0.2 \
 		--repeat 1 --format csv >"$TMP/nw.csv" 2>"$TMP/err"
 	rc=$?
 	v=$(csv_col "$TMP/nw.csv" violations)
@@ -63,7 +63,7 @@ ok $caught "broken-no-wait is caught by the torture check (exit 1, violations > 
 # the reader's store buffer, so its counter store is visible before the
 # ack. There the reordering it would allow cannot happen, and a pass would
 # be vacuous: report the count and SKIP. Elsewhere it must be caught.
-"$MBBENCH" rcu --allow-broken --scheme broken-no-barrier --duration 0.5 --repeat 1 \
+"$MBBENCH" rcu --keep-degraded --allow-broken --scheme broken-no-barrier --duration 0.5 --repeat 1 \
 	--format csv >"$TMP/nb.csv" 2>"$TMP/err"
 rc=$?
 v=$(csv_col "$TMP/nb.csv" violations)

@@ -14,7 +14,7 @@ REPORT="$MBBENCH report"
 COMPARE="$MBBENCH compare"
 plan 22
 
-$RUNALL --quick --mechanism null,fence,membarrier-private-expedited \
+$RUNALL --quick --keep-degraded --mechanism null,fence,membarrier-private-expedited \
 	--output "$TMP/runs/first" >"$TMP/out" 2>"$TMP/err"
 ok $? "mbbench sweep --quick on three mechanisms finishes"
 run=$(ls -d "$TMP"/runs/*/ 2>/dev/null | head -n 1)
@@ -74,7 +74,7 @@ $COMPARE "$run" "$run" >"$TMP/cmp.md"
 ok $? "compare of a run with itself: every ratio 1.000, nothing significant"
 
 # ^C after the first point: the sweep stops between points, folder complete.
-env --default-signal=INT $RUNALL --quick --mechanism null,fence,membarrier-private-expedited \
+env --default-signal=INT $RUNALL --quick --keep-degraded --mechanism null,fence,membarrier-private-expedited \
 	--out-root "$TMP/int" >"$TMP/int.out" 2>"$TMP/int.err" &
 pid=$!
 wait_sweep_started "$TMP/int"
@@ -152,7 +152,7 @@ $REPORT "$run" --output "$TMP/missing/r.md" 2>"$TMP/e6"; r6=$?
 [ $r5 -eq 2 ] && [ $r6 -eq 2 ] && [ ! -e "$TMP/missing" ] && [ ! -e "$TMP/notrun/plots" ]
 ok $? "plot on a non-results folder, report to an unwritable destination: exit 2"
 # Measured in one place (a guest without python3), assembled in another.
-$RUNALL --quick --mechanism null --output "$TMP/mo" --measure-only >"$TMP/mo.out" 2>"$TMP/mo.err"
+$RUNALL --quick --keep-degraded --mechanism null --output "$TMP/mo" --measure-only >"$TMP/mo.out" 2>"$TMP/mo.err"
 mrc=$?
 [ "$mrc" -eq 0 ] && [ ! -e "$TMP/mo" ] && [ -s "$TMP/mo.incomplete/raw/sweep.txt" ] &&
 	[ -s "$TMP/mo.incomplete/topology.xml" ] && [ ! -e "$TMP/mo.incomplete/run.json" ] &&

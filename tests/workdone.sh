@@ -72,10 +72,18 @@ wait $calls_pid
 rc=$?
 wait $hog_pid 2>/dev/null
 cells "$TMP/part.csv" status repeats repeats_degraded target_oncpu_share
-[ "$rc" = 0 ] && [ "$c1" = ok ] && [ "$c2" = 12 ] && [ "${c3:-0}" -ge 1 ]
+# On a loaded host (make check runs tests side by side) more than the hog's
+# repeats may be degraded: then the row is degraded, never ok with fewer.
+[ "$rc" = 0 ] && [ "${c3:-0}" -ge 1 ] &&
+	{ { [ "$c1" = ok ] && [ "$c2" = 12 ]; } ||
+	  { [ "$c1" = degraded ] && [ -z "$c2" ] && [ "$c3" -gt 12 ]; }; }
 ok $? "a hog in the middle: degraded repeats left out and measured again (status $c1, repeats ${c2:-}, degraded ${c3:-})"
-"$PY" -c "import sys; sys.exit(not float(sys.argv[1]) >= 0.9)" "${c4:-0}"
-ok $? "the good repeats' target was on its CPU (share ${c4:-none})"
+if [ "$c1" = ok ]; then
+	"$PY" -c "import sys; sys.exit(not float(sys.argv[1]) >= 0.9)" "${c4:-0}"
+	ok $? "the good repeats' target was on its CPU (share ${c4:-none})"
+else
+	skip "no good repeats to check: this host was too busy for 12 of 24"
+fi
 
 # 3. Sleeping targets: no IPI due, none sent.
 "$MBBENCH" calls --mechanism $MECH --threads 2 --placement 0,1 --behaviour sleep --repeat 3 \

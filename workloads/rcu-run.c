@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "pinned.h"
 #include "rcu.h"
@@ -28,6 +30,7 @@ static void rcu_thread_init(void *arg, int i)
 {
 	struct rcu_threads *g = arg;
 
+	g->r->tids[i] = (pid_t)syscall(SYS_gettid);
 	if (i < g->r->nreaders && g->r->s->reader_init)
 		g->r->s->reader_init(g->r, i);
 }
@@ -58,7 +61,8 @@ static void rcu_thread(void *arg, int i)
 
 int rcu_run_once(const struct rcu_scheme *s, int nreaders, int nwriters,
 		 hwloc_topology_t topo, const int *cpus, double duration_s,
-		 uint64_t cs_ns, uint64_t writer_delay_ns, struct rcu_result *res, char *reason, size_t len)
+		 uint64_t cs_ns, uint64_t writer_delay_ns, const struct rcu_marks *marks,
+		 struct rcu_result *res, char *reason, size_t len)
 {
 	struct rcu_run r;
 	int n = nreaders + nwriters, ret = -1;
@@ -76,10 +80,12 @@ int rcu_run_once(const struct rcu_scheme *s, int nreaders, int nwriters,
 	r.writer_delay_ns = writer_delay_ns;
 	r.readers = aligned_alloc(64, sizeof(*r.readers) * (size_t)(nreaders ? nreaders : 1));
 	r.writers = aligned_alloc(64, sizeof(*r.writers) * (size_t)(nwriters ? nwriters : 1));
-	if (!r.readers || !r.writers) {
+	r.tids = calloc((size_t)n + 1, sizeof(pid_t));
+	if (!r.readers || !r.writers || !r.tids) {
 		snprintf(reason, len, "cannot allocate the threads' slots: out of memory");
 		free(r.readers);
 		free(r.writers);
+		free(r.tids);
 		return -1;
 	}
 	memset(r.readers, 0, sizeof(*r.readers) * (size_t)(nreaders ? nreaders : 1));
@@ -102,6 +108,9 @@ int rcu_run_once(const struct rcu_scheme *s, int nreaders, int nwriters,
 	} else {
 		ret = 0;
 	}
+	/* Every thread wrote its tid before it reached the start barrier. */
+	if (!ret && marks)
+		marks->mark(marks->arg, r.tids);
 	t0 = now_ns();
 	pthread_barrier_wait(&g.go);
 	if (!ret) {
@@ -109,6 +118,8 @@ int rcu_run_once(const struct rcu_scheme *s, int nreaders, int nwriters,
 		ts.tv_nsec = (long)((duration_s - (double)ts.tv_sec) * 1e9);
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;
+		if (marks)
+			marks->mark(marks->arg, NULL);
 		atomic_store(&r.stop, 1);
 	}
 	res->ns = now_ns() - t0;
@@ -136,5 +147,6 @@ out:
 	free(atomic_load(&r.gp));
 	free(r.readers);
 	free(r.writers);
+	free(r.tids);
 	return ret;
 }

@@ -19,6 +19,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "mech.h"
 
@@ -64,6 +65,7 @@ struct rcu_run {
 	struct rcu_reader_slot *readers;
 	struct rcu_writer_slot *writers;
 	pthread_t *reader_th;	/* filled before attach */
+	pid_t *tids;		/* thread i's tid (readers first), filled as it starts */
 	void *priv;		/* the scheme's own state (its setup sets it) */
 	_Atomic int err;	/* a failed write-side barrier: -errno */
 };
@@ -113,9 +115,16 @@ struct rcu_result {
  * cpus[R..R+W-1] (OS CPU numbers of topo; spawn_pinned binds them).
  * Returns 0, or -1 with reason when the scheme cannot run here.
  */
+struct rcu_marks {
+	/* Called with every thread started and its tid known (readers' tids
+	 * first), just before the readers and writers go, and just before
+	 * they are told to stop (with tids NULL). */
+	void (*mark)(void *arg, const pid_t *tids);
+	void *arg;
+};
 int rcu_run_once(const struct rcu_scheme *s, int nreaders, int nwriters,
 		 hwloc_topology_t topo, const int *cpus, double duration_s, uint64_t cs_ns, uint64_t writer_delay_ns,
-		 struct rcu_result *res, char *reason, size_t len);
+		 const struct rcu_marks *marks, struct rcu_result *res, char *reason, size_t len);
 
 /*
  * Objects and quarantine (rcu-torture.c), shared by every scheme's loops
