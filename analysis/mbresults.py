@@ -1242,8 +1242,41 @@ def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=
                 outputs[os.path.join(folder, name)] = _merged_csv(table, head, groups, hist)
             except EnvError as e:
                 raise AssembleError(str(e))
+    _mark_findings(folder, outputs)
     outputs[os.path.join(folder, "run.json")] = json.dumps(run, indent=2) + "\n"
     _write_all(outputs)
+
+
+# The rows a kernel finding of doctor.csv concerns: {probe: (mechanism, the
+# tables and the column that names the mechanism)}.
+FINDING_ROWS = {"lazy-mm": ("membarrier-global-expedited",
+                            (("calls.csv", "mechanism"), ("anatomy.csv", "mechanism"), ("litmus.csv", "pairing")))}
+
+
+def _mark_findings(folder, outputs):
+    """kernel_finding of the rows whose figures a doctor finding of this
+    folder explains: GLOBAL_EXPEDITED's where lazy-mm read affected."""
+    doc = outputs.get(os.path.join(folder, "doctor.csv"))
+    if not doc:
+        return
+    found = {r.get("probe") for r in csv.DictReader(io.StringIO(doc)) if r.get("result") == "affected"}
+    for probe, (mech, where) in FINDING_ROWS.items():
+        if probe not in found:
+            continue
+        for name, col in where:
+            path = os.path.join(folder, name)
+            if path not in outputs:
+                continue
+            rows = list(csv.reader(io.StringIO(outputs[path])))
+            if not rows or "kernel_finding" not in rows[0] or col not in rows[0]:
+                continue
+            k, c = rows[0].index("kernel_finding"), rows[0].index(col)
+            for r in rows[1:]:
+                if len(r) == len(rows[0]) and r[c] == mech:
+                    r[k] = probe
+            out = io.StringIO()
+            csv.writer(out, lineterminator="\n").writerows(rows)
+            outputs[path] = out.getvalue()
 
 
 def title(folder):

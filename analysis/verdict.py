@@ -252,7 +252,8 @@ def excluded(data):
     out = {}
     for r in doctor_rows(data, "affected"):
         if r.get("probe") == "lazy-mm":
-            out["membarrier-global-expedited"] = "misses threads on lazily-held CPUs (doctor lazy-mm: affected)"
+            out["membarrier-global-expedited"] = ("skips CPUs whose idle task holds the mm lazily with a stale "
+                                                  "state, whatever the registration order (doctor lazy-mm: affected)")
     for r in data.get("litmus", []):
         if r.get("status") == "failed" and r.get("pairing") in BARRIERS:
             out[r["pairing"]] = f"litmus saw the forbidden outcome {r.get('r1_0_r2_0', '?')} times"
@@ -305,8 +306,9 @@ def rule_barrier(data, h):
                 for m in ties)
         lines.append(txt + " (§calls).")
     for m, why in bad.items():
-        lines.append(f"- **Not {name(m)}**: {why}; use {name('membarrier-private-expedited')} instead "
-                     "(§Kernel).")
+        lines.append(f"- **Not {name(m)}**: {why}; within a process use {name('membarrier-private-expedited')}"
+                     + (f", across processes {name('membarrier-global')} or a kernel with the fix"
+                        if m == "membarrier-global-expedited" else " instead") + " (§Kernel).")
     fb = [r for r in calls if r["mechanism"] in FALLBACKS and int(r["threads"]) >= 2
           and (cpus <= 0 or int(r["threads"]) <= cpus)]
     if fb:

@@ -19,10 +19,10 @@ void doctor_say(char *buf, const char *fmt, ...)
 	size_t l = strlen(buf);
 	va_list ap;
 
-	if (l >= 1023)
+	if (l >= DOCTOR_EVIDENCE - 1)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(buf + l, 1024 - l, fmt, ap);
+	vsnprintf(buf + l, DOCTOR_EVIDENCE - l, fmt, ap);
 	va_end(ap);
 }
 

@@ -1,12 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
- * doctor's lazy-mm probe. It re-creates the scenario of the kernel fix in
- * kernel-patch/fixes/: a CPU that last ran a thread of the process and went
- * idle keeps the process's mm as its lazy active_mm; a registration for
- * GLOBAL_EXPEDITED made then leaves that runqueue's membarrier_state stale,
- * and membarrier_switch_mm() does not refresh it when a thread of the same
- * mm comes back, so GLOBAL_EXPEDITED skips that CPU while the thread runs.
- * It counts the IPIs the lazily held CPU gets per barrier (ipicount.c).
+ * doctor's lazy-mm probe. It re-creates the paths into the bug the kernel
+ * fix in kernel-patch/fixes/ closes: a CPU B whose idle task keeps the
+ * process's mm as its lazy active_mm while B's rq->membarrier_state lacks
+ * GLOBAL_EXPEDITED; membarrier_switch_mm() does not refresh the state when
+ * a thread of the same mm comes back to B from idle (prev mm == next mm), so
+ * GLOBAL_EXPEDITED skips B while that thread runs there. Ways in:
+ *   A  a thread of the process ran on B and left before registration (a
+ *      thread that exited, with one mm user or two; or the main thread
+ *      itself, which ran on B and moved away);
+ *   B  after registration, a thread ran on B and exited there: exit_mm()
+ *      sets B's state from a NULL mm (0) and B keeps the mm lazily;
+ *   C  kthread_unuse_mm() does the same for a kernel thread that borrowed
+ *      the mm; no interface reachable from user space here lends an mm to a
+ *      kernel thread (vhost and io_uring use tasks of their own since 6.4),
+ *      so it is read from the code, not probed.
+ * Each case counts the IPIs B gets per barrier (ipicount.c) in a fresh
+ * process.
  */
 #include "config.h"
 #include "config.h"
@@ -42,18 +52,25 @@
 
 /* ---- lazy-mm GLOBAL_EXPEDITED ------------------------------------------ */
 
-enum { CASE_CONTROL, CASE_LAZY_SINGLE, CASE_LAZY_MULTI, NR_CASES };
+enum { CASE_CONTROL, CASE_LAZY_SINGLE, CASE_LAZY_MULTI, CASE_LAZY_MAIN, CASE_LAZY_EXIT, NR_CASES };
+/* What the reason names for each case that read 0. */
+static const char *const lazy_path[NR_CASES] = {
+	"", "a thread", "two mm users", "the main thread", "a thread's exit",
+};
 static const char *const case_names[NR_CASES] = {
-	"control", "lazy, single user", "lazy, multi user",
+	"control", "A: a thread ran there before registration, one mm user",
+	"A: the same, two mm users", "A: the main thread ran there and moved",
+	"B: a thread exited there after registration",
 };
 
 #define LAZY_CONTROL_ATTEMPTS 4
-#define LAZY_ATTEMPTS 12	/* per lazy case */
-#define LAZY_OK_ATTEMPTS 6	/* lazy readings of 1 that an ok needs, per case */
+#define LAZY_ATTEMPTS 8		/* per lazy case */
+#define LAZY_OK_ATTEMPTS 4	/* lazy readings of 1 that an ok needs, per case */
 #define LAZY_CONTROL_MIN 0.9	/* the control's reading a finding needs */
 #define LAZY_BARRIERS 2000
 #define LAZY_SEGMENT 20		/* barriers between two readings of the counts */
-#define LAZY_LOOP_S 0.3
+#define LAZY_LOOP_S 0.1
+#define LAZY_BUDGET_S 9.0	/* no attempt starts after this (s): the probe's bound */
 #define LAZY_LOOP_MAX_S 2.0	/* ... or longer, until the head is read, on slow barriers */
 #define LAZY_SETTLE_MS 150	/* after opening the counters, before the breaks count */
 #define LAZY_WINDOW_MS 100
@@ -158,6 +175,14 @@ static void *spin_on_b(void *arg)
 	return NULL;
 }
 
+static int lazy_register(struct lazy_res *r)
+{
+	if (!sys_membarrier(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED, 0, 0))
+		return 0;
+	snprintf(r->error, sizeof(r->error), "MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED: %s", strerror(errno));
+	return -1;
+}
+
 /* One attempt of one case, in a fresh process pinned to CPU a. */
 static void lazy_case(int which, int a, int b, int ncpus, struct lazy_res *r)
 {
@@ -186,11 +211,25 @@ static void lazy_case(int which, int a, int b, int ncpus, struct lazy_res *r)
 		snprintf(r->error, sizeof(r->error), "the process was already registered (0x%lx)", regs);
 		goto out_free;
 	}
-	if (which != CASE_CONTROL) {
+	/* Path B registers first, then leaves B lazily; the others after. */
+	if (which == CASE_LAZY_EXIT && lazy_register(r))
+		goto out;
+	if (which == CASE_LAZY_MAIN) {
+		/* The main thread itself on B, then back on A: B keeps the mm. */
+		int on_b = !doctor_pin_to(b) && sched_getcpu() == b;
+
+		memset(c.page, 1, sizeof(c.page));
+		if (!on_b || doctor_pin_to(a)) {
+			snprintf(r->error, sizeof(r->error), "the main thread could not run on CPU %d and return", b);
+			goto out;
+		}
+	} else if (which != CASE_CONTROL) {
 		if (pthread_create(&th, NULL, exit_on_b, &c) || pthread_join(th, &ret) || ret) {
 			snprintf(r->error, sizeof(r->error), "no thread could run on CPU %d", b);
 			goto out;
 		}
+	}
+	if (which != CASE_CONTROL) {
 		/*
 		 * The idle share of the time accounted to B, not of the
 		 * wall-clock window: a vCPU of a guest whose vCPUs outnumber
@@ -210,11 +249,8 @@ static void lazy_case(int which, int a, int b, int ncpus, struct lazy_res *r)
 		}
 		doctor_sleep_ms(20);
 	}
-	if (sys_membarrier(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED, 0, 0)) {
-		snprintf(r->error, sizeof(r->error), "MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED: %s",
-			 strerror(errno));
+	if (which != CASE_LAZY_EXIT && lazy_register(r))
 		goto out;
-	}
 	e = pthread_create(&th, NULL, spin_on_b, &c);
 	if (e) {	/* pthread_create returns its error; errno is not set */
 		snprintf(r->error, sizeof(r->error), "cannot start the spinning thread: %s", strerror(e));
@@ -385,6 +421,35 @@ out:
 	return n >= 2 ? 0 : -1;
 }
 
+/* Whether case i needs no more attempts: a control with a good reading;
+ * a lazy case that read 0, or read 1 often enough. */
+static int lazy_decided(int i, const struct lazy_res *best, const int *nhigh)
+{
+	if (i == CASE_CONTROL)
+		return lazy_valid(&best[i]) && (best[i].head >= LAZY_CONTROL_MIN || !best[i].counted);
+	return lazy_low(&best[i]) || nhigh[i] >= LAZY_OK_ATTEMPTS;
+}
+
+/*
+ * One attempt of case i: 0, or -1 when it could not be started. Keeps the
+ * attempt shown: for the control the highest reading, for a lazy case the
+ * lowest; else the longest.
+ */
+static int lazy_try(int i, int a, int b, int ncpus, struct lazy_res *sh, struct lazy_res *best,
+		    int *tries, int *nhigh)
+{
+	if (lazy_attempt(i, a, b, ncpus, sh))
+		return -1;
+	tries[i]++;
+	nhigh[i] += lazy_high(sh);
+	if (!best[i].done || (lazy_valid(sh) && !lazy_valid(&best[i])) ||
+	    (lazy_valid(sh) && lazy_valid(&best[i]) &&
+	     (i == CASE_CONTROL ? sh->head > best[i].head : sh->head < best[i].head)) ||
+	    (!lazy_valid(&best[i]) && sh->done && sh->valid > best[i].valid))
+		best[i] = *sh;
+	return 0;
+}
+
 void probe_lazy(struct finding *f, struct hostinfo *h)
 {
 	struct lazy_res *sh, best[NR_CASES];
@@ -393,14 +458,16 @@ void probe_lazy(struct finding *f, struct hostinfo *h)
 	long mask = membarrier_query();
 	cpu_set_t saved;
 	int affected = 0, allok = 1, counted = 1;
+	double t0 = doctor_now_s(), budget = LAZY_BUDGET_S;
+	const char *virt = h ? hostinfo_get(h, "virtualization") : NULL;
+	int tcg = virt && strstr(virt, "TCG") != NULL, out_of_time = 0;
 
-	(void)h;
 	f->measure = NAN;
 	f->unit = "IPIs/barrier";
-	f->consequence = "a thread running on a CPU that held the process's mm lazily when it registered gets no barrier from MEMBARRIER_CMD_GLOBAL_EXPEDITED: its loads and stores are not ordered against the caller's, and a userspace RCU or hazard-pointer scheme built on it can free memory the thread still reads";
-	f->workaround = "register GLOBAL_EXPEDITED after the process's threads exist (or before any thread ever ran), or use MEMBARRIER_CMD_PRIVATE_EXPEDITED, which selects CPUs by the task they run";
-	f->fix = "kernel-patch/fixes/0001-sched-membarrier-Update-rq-membarrier_state.patch: membarrier_switch_mm() refreshes rq->membarrier_state also when prev_mm == next_mm";
-	f->reference = "kernel/sched/sched.h membarrier_switch_mm() returns early when prev_mm == next_mm; kernel/sched/membarrier.c sync_runqueues_membarrier_state() single-user shortcut; 618758ed3a4f (2020, \"sched: membarrier: cover kthread_use_mm\") accepted a stale state under lazy TLB as an extra IPI only; docs/FINDINGS.md";
+	f->consequence = "a thread that runs on a CPU whose idle task held the process's mm lazily with a stale membarrier state gets no barrier from MEMBARRIER_CMD_GLOBAL_EXPEDITED: its loads and stores are not ordered against the caller's, and a userspace RCU or hazard-pointer scheme built on it can free memory the thread still reads. Any process can get there: a thread (or the main thread) that ran on the CPU before registration, or a thread that exits there after it";
+	f->workaround = LAZY_ADVICE;
+	f->fix = "kernel-patch/fixes/0001-sched-membarrier-Update-rq-membarrier_state.patch: membarrier_switch_mm() refreshes rq->membarrier_state also when prev_mm == next_mm, which covers paths A, B and C";
+	f->reference = "kernel/sched/sched.h membarrier_switch_mm() returns early when prev_mm == next_mm; path A: 227a4aadc75b (the lazy switch), kernel/sched/membarrier.c sync_runqueues_membarrier_state(); path B: exit_mm() -> membarrier_update_current_mm(NULL) (5bc78502322a); path C: kthread_unuse_mm() (618758ed3a4f, 2020, which took a stale state under lazy TLB to cost an extra IPI only); docs/FINDINGS.md";
 	if (ncpus < 2)
 		ncpus = 2;
 	if (mask < 0 || !(mask & MEMBARRIER_CMD_GLOBAL_EXPEDITED)) {
@@ -420,35 +487,40 @@ void probe_lazy(struct finding *f, struct hostinfo *h)
 	if (sched_getaffinity(0, sizeof(saved), &saved) || doctor_pin_to(a))
 		fail("cannot pin to CPU %d: %s", a, strerror(errno));
 	memset(best, 0, sizeof(best));
-	/* The control again at the end when it had no good reading: the host
-	 * may have been busy only for its first attempts. */
-	for (int step = 0; step <= NR_CASES; step++) {
-		int i = step == NR_CASES ? CASE_CONTROL : step;
+	/*
+	 * The control first; then the lazy cases in rounds, one attempt of each
+	 * undecided case a round, so that a budget that runs out leaves every
+	 * path tried alike; then the control again when it had no good reading
+	 * (the host may have been busy only for its first attempts).
+	 */
+	for (int t = 0; t < LAZY_CONTROL_ATTEMPTS && !lazy_decided(CASE_CONTROL, best, nhigh); t++) {
+		double ta = doctor_now_s();
 
-		if (step == NR_CASES && lazy_valid(&best[i]) &&
-		    (best[i].head >= LAZY_CONTROL_MIN || !best[i].counted))
+		if (lazy_try(CASE_CONTROL, a, b, ncpus, sh, best, tries, nhigh))
 			break;
-		for (int t = 0; t < (i == CASE_CONTROL ? LAZY_CONTROL_ATTEMPTS : LAZY_ATTEMPTS); t++) {
-			if (lazy_attempt(i, a, b, ncpus, sh))
-				break;
-			tries[i]++;
-			nhigh[i] += lazy_high(sh);
-			/*
-			 * The attempt shown: for the control the highest reading,
-			 * for a lazy case the lowest; else the longest.
-			 */
-			if (!best[i].done || (lazy_valid(sh) && !lazy_valid(&best[i])) ||
-			    (lazy_valid(sh) && lazy_valid(&best[i]) &&
-			     (i == CASE_CONTROL ? sh->head > best[i].head
-						: sh->head < best[i].head)) ||
-			    (!lazy_valid(&best[i]) && sh->done && sh->valid > best[i].valid))
-				best[i] = *sh;
-			if (i == CASE_CONTROL ? lazy_valid(&best[i]) &&
-						(best[i].head >= LAZY_CONTROL_MIN || !best[i].counted)
-					      : lazy_low(&best[i]) || nhigh[i] >= LAZY_OK_ATTEMPTS)
-				break;
-		}
+		/* An emulated CPU (QEMU TCG) takes seconds an attempt. */
+		if (t == 0 && tcg)
+			budget = fmax(budget, 20 * (doctor_now_s() - ta));
 	}
+	for (int round = 0; round < LAZY_ATTEMPTS; round++) {
+		int left = 0;
+
+		for (int i = CASE_LAZY_SINGLE; i < NR_CASES; i++) {
+			if (lazy_decided(i, best, nhigh))
+				continue;
+			if (doctor_now_s() - t0 >= budget) {
+				out_of_time = 1;
+				break;
+			}
+			left += !lazy_try(i, a, b, ncpus, sh, best, tries, nhigh);
+		}
+		if (!left || out_of_time)
+			break;
+	}
+	for (int t = 0; t < LAZY_CONTROL_ATTEMPTS && !lazy_decided(CASE_CONTROL, best, nhigh) &&
+			doctor_now_s() - t0 < budget; t++)
+		if (lazy_try(CASE_CONTROL, a, b, ncpus, sh, best, tries, nhigh))
+			break;
 	sched_setaffinity(0, sizeof(saved), &saved);
 	munmap(sh, sizeof(*sh));
 
@@ -457,8 +529,10 @@ void probe_lazy(struct finding *f, struct hostinfo *h)
 		const struct lazy_res *r = &best[i];
 
 		if (!r->done) {
-			doctor_say(f->evidence, " %s: %s;", case_names[i], r->error[0] ? r->error : "not run");
-			counted = 0;
+			doctor_say(f->evidence, " %s: %s;", case_names[i],
+				   r->error[0] ? r->error : "not run (out of time)");
+			if (r->error[0])
+				counted = 0;
 			continue;
 		}
 		if (r->counted && lazy_valid(r))
@@ -483,7 +557,8 @@ void probe_lazy(struct finding *f, struct hostinfo *h)
 		counted &= r->counted;
 	}
 	if (best[CASE_CONTROL].done)
-		doctor_say(f->evidence, " IPIs counted by %s", best[CASE_CONTROL].src);
+		doctor_say(f->evidence, " IPIs counted by %s;", best[CASE_CONTROL].src);
+	doctor_say(f->evidence, " path C (kthread_unuse_mm()) not probed: nothing reachable from user space here lends the mm to a kernel thread");
 
 	if (!lazy_valid(&best[CASE_CONTROL])) {
 		f->result = RES_CANNOT_TELL;
@@ -519,9 +594,26 @@ void probe_lazy(struct finding *f, struct hostinfo *h)
 			f->measure = r->head;
 	}
 	if (affected) {
+		char a_paths[64] = "", paths[128];
+		int b_path = 0;
+
+		/* "path A (a thread; the main thread) and path B (a thread's exit)" */
+		for (int i = CASE_LAZY_SINGLE; i < NR_CASES; i++) {
+			if (!lazy_valid(&best[i]) || !best[i].counted || best[i].head >= 0.25)
+				continue;
+			if (i == CASE_LAZY_EXIT)
+				b_path = 1;
+			else
+				snprintf(a_paths + strlen(a_paths), sizeof(a_paths) - strlen(a_paths), "%s%s",
+					 a_paths[0] ? "; " : "", lazy_path[i]);
+		}
+		snprintf(paths, sizeof(paths), "%s%s%s%s%s", a_paths[0] ? "path A (" : "", a_paths,
+			 a_paths[0] ? ")" : "", a_paths[0] && b_path ? " and " : "",
+			 b_path ? "path B (a thread's exit)" : "");
 		f->result = RES_AFFECTED;
 		snprintf(f->reason, sizeof(f->reason),
-			 "GLOBAL_EXPEDITED skipped CPU %d, which held the mm lazily at registration", b);
+			 "GLOBAL_EXPEDITED skipped CPU %d, whose idle task held the mm lazily with a stale state (%s)",
+			 b, paths[0] ? paths : "per-call cost");
 	} else if (allok) {
 		/*
 		 * Each attempt on a kernel with the bug reads 0 unless another
@@ -537,7 +629,11 @@ void probe_lazy(struct finding *f, struct hostinfo *h)
 			 b, nhigh[CASE_LAZY_SINGLE], tries[CASE_LAZY_SINGLE], b);
 	} else {
 		f->result = RES_CANNOT_TELL;
-		if (!counted)
+		if (out_of_time)
+			snprintf(f->reason, sizeof(f->reason),
+				 "%.0f s were not enough to decide every path: no lazy case read 0, and fewer than %d attempts per case kept CPU %d idle and then the spinner on it (a busy host; rerun when it is quiet)",
+				 budget, LAZY_OK_ATTEMPTS, b);
+		else if (!counted)
 			snprintf(f->reason, sizeof(f->reason),
 				 "IPIs are not countable here and the per-call costs do not separate the cases");
 		else

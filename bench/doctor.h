@@ -16,16 +16,28 @@
 enum { RES_OK, RES_AFFECTED, RES_CANNOT_TELL, RES_INFO };
 
 /* One probe's row, filled by its run function. */
+#define DOCTOR_EVIDENCE 2048
+
+/*
+ * What to do where GLOBAL_EXPEDITED misses lazily held CPUs (doctor's
+ * lazy-mm, the verdict, the docs): no registration order avoids it.
+ */
+#define LAZY_ADVICE                                                                               \
+	"no registration order avoids it (a thread that exits after registration, or the main "       \
+	"thread's own move before it, leaves a CPU stale): within one process use "                  \
+	"MEMBARRIER_CMD_PRIVATE_EXPEDITED, which selects CPUs by the task they run; across processes " \
+	"use MEMBARRIER_CMD_GLOBAL (a grace period: milliseconds) or a kernel with the fix"
+
 struct finding {
 	int result;
 	char reason[256];
 	double measure;		/* NaN: none */
 	const char *unit;
-	char evidence[1024];
+	char evidence[DOCTOR_EVIDENCE];
 	const char *consequence, *workaround, *fix, *reference;
 };
 
-/* Appends to a finding's 1024-byte text. */
+/* Appends to a finding's DOCTOR_EVIDENCE-byte text. */
 __attribute__((format(printf, 2, 3)))
 void doctor_say(char *buf, const char *fmt, ...);
 double doctor_now_s(void);

@@ -46,7 +46,7 @@ static const struct col doctor_cols[] = {
 	COL_STATUS("result", COL_REQ, "`ok`, `affected`, `cannot tell` (with `reason`) or `info`"),
 	COL_STATUS("reason", 0, "the result in a sentence; why it cannot tell"),
 	COL_MEASURE("measure", COL_NUM, "", NONE, NONE, COL_SIGNED,
-		    "the probe's main figure, in `measure_unit`: lazy-mm the lowest IPIs/barrier of the lazy cases on the lazily held CPU over the first 60 barriers, expedited-serialization two callers' aggregate rate over one caller's, register-cost the registration with one other thread, global the cost of a call; empty when not measured"),
+		    "the probe's main figure, in `measure_unit`: lazy-mm the lowest IPIs/barrier of the lazy cases (paths A and B) on the lazily held CPU over the first 60 barriers, expedited-serialization two callers' aggregate rate over one caller's, register-cost the registration with one other thread, global the cost of a call; empty when not measured"),
 	COL_INFO("measure_unit", COL_STR, "", 0, "the unit of `measure` (`ratio`, `ms`, `us/call`, ...)"),
 	COL_INFO("evidence", COL_STR, "", 0, "the numbers behind the result, as text"),
 	COL_INFO("consequence", COL_STR, "", 0, "what it means for a user"),
@@ -377,7 +377,7 @@ static void probe_guest(struct finding *f, struct hostinfo *h)
 }
 
 static const struct probe probes[] = {
-	{ "lazy-mm", "Does MEMBARRIER_CMD_GLOBAL_EXPEDITED reach a thread on a CPU that held the process's mm lazily when it registered?", probe_lazy,
+	{ "lazy-mm", "Does MEMBARRIER_CMD_GLOBAL_EXPEDITED reach a thread on a CPU whose idle task held the process's mm lazily (a thread of it ran there before registration, or exited there after)?", probe_lazy,
 	  MEMBARRIER_CMD_GLOBAL_EXPEDITED },
 	{ "expedited-serialization", "Do expedited barriers of two processes wait for each other (one mutex for the system)?", probe_serialization,
 	  MEMBARRIER_CMD_GLOBAL_EXPEDITED | MEMBARRIER_CMD_PRIVATE_EXPEDITED |

@@ -8,7 +8,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_python
-plan 15
+plan 16
 cd "$TMP" || exit 1
 export LC_ALL=C
 
@@ -140,4 +140,15 @@ ok | "cannot tell") [ "$rc" -eq 0 ] ;;
 *) false ;;
 esac
 ok $? "lazy-mm: exit status 1 exactly when affected ($res, rc=$rc)"
+# One case per way in (paths A and B), path C named, and advice that holds.
+ev=$(cell l.csv evidence)
+wa=$(cell l.csv workaround)
+case $ev in *"not offered"* | *"needs two CPUs"*) true ;; *)
+	for want in "A: a thread ran there before registration" "A: the main thread ran there and moved" \
+		"B: a thread exited there after registration" "path C"; do
+		case $ev in *"$want"*) ;; *) false ;; esac || break
+	done ;;
+esac &&
+	case $wa in *PRIVATE_EXPEDITED*"across processes"*) true ;; *) false ;; esac
+ok $? "lazy-mm: a case for each path, path C named, the advice within and across processes"
 done_testing

@@ -12,7 +12,7 @@
 src=${top_srcdir:-.}
 
 need_python
-plan 26
+plan 27
 
 "$PY" - "$TMP" "$src" <<'PY'
 import csv, json, os, sys
@@ -90,6 +90,9 @@ def folder(name, ge=19000, pe=20000, lazy=False, reg=(1500, 100000), steal=0, lo
         table(d, "rcu", [rcu("signal", 1e9, 1e3), rcu("mb", 1e7, 1e6), rcu("membarrier-private-expedited", 4e8, 4e4)])
     table(d, "litmus", [dict(pairing="none", a_side="compiler", b_side="compiler", expect="allowed", trials=1000,
                              r1_0_r2_0=10, forbidden_per_million=10000), 
+                        dict(pairing="membarrier-global-expedited", a_side="membarrier-global-expedited",
+                             b_side="compiler", expect="forbidden", trials=100000, r1_0_r2_0=0,
+                             forbidden_per_million=0),
                         dict(pairing="seed-v1-ipi-all", status="skipped",
                              skip_reason="needs the patched kernel (kernel-patch/)")])
     if doctor:
@@ -110,6 +113,16 @@ folder("one", dist=40000)
 folder("bare", drop=("rcu", "disturb", "register"), doctor=False)
 folder("nocalls", drop=("calls",))
 folder("doconly", drop=("register",))
+# The sweep marks the rows a doctor finding explains (mbresults.assemble).
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(src, "analysis"))
+import mbresults
+for name in ("lazy", "good"):
+    d = os.path.join(tmp, name)
+    outs = {os.path.join(d, n): open(os.path.join(d, n)).read() for n in ("doctor.csv", "calls.csv", "litmus.csv")}
+    mbresults._mark_findings(d, outs)
+    for p, t in outs.items():
+        open(p, "w").write(t)
 PY
 ok $? "synthetic folders written from the schema"
 
@@ -129,9 +142,21 @@ verdict apart | grep 'Barrier at T=2' | grep -q 'PRIVATE_EXPEDITED, 20.0 ± 1.0 
 ok $? "no tie where the CIs are apart"
 
 verdict lazy | grep 'Barrier at T=2' | grep -q 'PRIVATE_EXPEDITED, 20.0 ± 1.0 µs' &&
-	verdict lazy | grep -q 'Not GLOBAL_EXPEDITED\*\*: misses threads.*doctor lazy-mm: affected' &&
+	verdict lazy | grep -q 'Not GLOBAL_EXPEDITED\*\*: skips CPUs.*whatever the registration order.*doctor lazy-mm: affected.*within a process use PRIVATE_EXPEDITED, across processes GLOBAL or a kernel with the fix' &&
 	! verdict lazy | grep 'Barrier at T=2' | grep -q GLOBAL_EXPEDITED
-ok $? "lazy-mm affected: GLOBAL_EXPEDITED is not recommended, PRIVATE_EXPEDITED is"
+ok $? "lazy-mm affected: GLOBAL_EXPEDITED is not recommended; PRIVATE_EXPEDITED within a process, GLOBAL across"
+
+# Its rows say so: kernel_finding on GLOBAL_EXPEDITED's rows only, a line
+# under calls and litmus, and its clean litmus trials not "as promised".
+marked() { csv_cols "$TMP/$1/$2.csv" "$3" kernel_finding | awk -F'\t' '$2 != "" { print $1 "=" $2 }' | sort -u | tr '\n' ' '; }
+[ "$(marked lazy calls mechanism)" = "membarrier-global-expedited=lazy-mm " ] &&
+	[ "$(marked lazy litmus pairing)" = "membarrier-global-expedited=lazy-mm " ] &&
+	[ -z "$(marked good calls mechanism)" ] &&
+	[ "$(grep -c 'membarrier-global-expedited here measures a kernel bug' "$TMP/lazy.md")" -ge 2 ] &&
+	! grep -q 'here measures a kernel bug' "$TMP/good.md" &&
+	! grep 'as promised' "$TMP/lazy.md" | grep -q 'membarrier-global-expedited' &&
+	grep 'as promised' "$TMP/good.md" | grep -q 'membarrier-global-expedited'
+ok $? "lazy-mm affected: GLOBAL_EXPEDITED's rows carry kernel_finding and the report says what they measure"
 
 ! verdict good | grep -q 'Not GLOBAL_EXPEDITED' && ! verdict good | grep -q 'Kernel: lazy-mm affected'
 ok $? "lazy-mm ok: GLOBAL_EXPEDITED is not excluded and no finding is claimed"
