@@ -254,6 +254,9 @@ def excluded(data):
         if r.get("probe") == "lazy-mm":
             out["membarrier-global-expedited"] = ("skips CPUs whose idle task holds the mm lazily with a stale "
                                                   "state, whatever the registration order (doctor lazy-mm: affected)")
+        if r.get("probe") == "mprotect-barrier":
+            out["mprotect"] = ("does not interrupt a running thread's CPU here: its TLB shootdown needs no IPI "
+                               "(doctor mprotect-barrier: affected)")
     for r in data.get("litmus", []):
         if r.get("status") == "failed" and r.get("pairing") in BARRIERS:
             out[r["pairing"]] = f"litmus saw the forbidden outcome {r.get('r1_0_r2_0', '?')} times"
@@ -309,7 +312,7 @@ def rule_barrier(data, h):
         lines.append(f"- **Not {name(m)}**: {why}; within a process use {name('membarrier-private-expedited')}"
                      + (f", across processes {name('membarrier-global')} or a kernel with the fix"
                         if m == "membarrier-global-expedited" else " instead") + " (§Kernel).")
-    fb = [r for r in calls if r["mechanism"] in FALLBACKS and int(r["threads"]) >= 2
+    fb = [r for r in calls if r["mechanism"] in FALLBACKS and r["mechanism"] not in bad and int(r["threads"]) >= 2
           and (cpus <= 0 or int(r["threads"]) <= cpus)]
     if fb:
         t = max(int(r["threads"]) for r in fb)

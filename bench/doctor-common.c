@@ -80,3 +80,34 @@ int doctor_stat_ticks(uint64_t *idle, uint64_t *total, int ncpus)
 	fclose(f);
 	return n ? 0 : -1;
 }
+
+int doctor_pick(int *a, int *b, int ncpus)
+{
+	cpu_set_t set;
+	uint64_t *i0 = xcalloc((size_t)ncpus, sizeof(uint64_t));
+	uint64_t *i1 = xcalloc((size_t)ncpus, sizeof(uint64_t));
+	int n = 0, best = -1, second = -1;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		goto out;
+	doctor_idle_ticks(i0, ncpus);
+	doctor_sleep_ms(50);
+	doctor_idle_ticks(i1, ncpus);
+	for (int c = 0; c < ncpus && c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &set))
+			continue;
+		n++;
+		if (best < 0 || i1[c] - i0[c] > i1[best] - i0[best]) {
+			second = best;
+			best = c;
+		} else if (second < 0 || i1[c] - i0[c] > i1[second] - i0[second]) {
+			second = c;
+		}
+	}
+	*b = best;
+	*a = second;
+out:
+	free(i0);
+	free(i1);
+	return n >= 2 ? 0 : -1;
+}

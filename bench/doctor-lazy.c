@@ -389,38 +389,6 @@ static int lazy_attempt(int which, int a, int b, int ncpus, struct lazy_res *sha
 	return 0;
 }
 
-/* The two allowed CPUs for the caller (a) and the lazily held one (b): b idlest. */
-static int lazy_pick(int *a, int *b, int ncpus)
-{
-	cpu_set_t set;
-	uint64_t *i0 = xcalloc((size_t)ncpus, sizeof(uint64_t));
-	uint64_t *i1 = xcalloc((size_t)ncpus, sizeof(uint64_t));
-	int n = 0, best = -1, second = -1;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		goto out;
-	doctor_idle_ticks(i0, ncpus);
-	doctor_sleep_ms(50);
-	doctor_idle_ticks(i1, ncpus);
-	for (int c = 0; c < ncpus && c < CPU_SETSIZE; c++) {
-		if (!CPU_ISSET(c, &set))
-			continue;
-		n++;
-		if (best < 0 || i1[c] - i0[c] > i1[best] - i0[best]) {
-			second = best;
-			best = c;
-		} else if (second < 0 || i1[c] - i0[c] > i1[second] - i0[second]) {
-			second = c;
-		}
-	}
-	*b = best;
-	*a = second;
-out:
-	free(i0);
-	free(i1);
-	return n >= 2 ? 0 : -1;
-}
-
 /* Whether case i needs no more attempts: a control with a good reading;
  * a lazy case that read 0, or read 1 often enough. */
 static int lazy_decided(int i, const struct lazy_res *best, const int *nhigh)
@@ -475,7 +443,7 @@ void probe_lazy(struct finding *f, struct hostinfo *h)
 		snprintf(f->reason, sizeof(f->reason), "MEMBARRIER_CMD_GLOBAL_EXPEDITED is not offered here (QUERY)");
 		return;
 	}
-	if (lazy_pick(&a, &b, ncpus)) {
+	if (doctor_pick(&a, &b, ncpus)) {
 		f->result = RES_CANNOT_TELL;
 		snprintf(f->reason, sizeof(f->reason), "needs two CPUs this process may run on");
 		return;

@@ -48,6 +48,9 @@ int doctor_pin_to(int cpu);
 int doctor_idle_ticks(uint64_t *out, int ncpus);
 /* The same, and each CPU's time in all of user..softirq (total may be NULL). */
 int doctor_stat_ticks(uint64_t *idle, uint64_t *total, int ncpus);
+/* Two CPUs this process may use, by idle time over 50 ms: b the idlest (the
+ * target), a the next (the caller). 0, or -1 with fewer than two. */
+int doctor_pick(int *a, int *b, int ncpus);
 
 /*
  * mbbench list --doctor: runs the probes that concern membarrier commands
@@ -62,5 +65,9 @@ int doctor_probe_cmds(const char *name);
 
 /* lazy-mm GLOBAL_EXPEDITED (doctor-lazy.c). */
 void probe_lazy(struct finding *f, struct hostinfo *h);
+/* doctor-facts.c: does the mprotect trick interrupt a running thread here;
+ * and glibc's and the kernel's rseq facts, for the rseq probe's evidence. */
+void probe_mprotect(struct finding *f, struct hostinfo *h);
+void doctor_rseq_facts(struct finding *f);
 
 #endif

@@ -41,7 +41,7 @@
 
 static const struct col doctor_cols[] = {
 	COL_KEY("probe", COL_STR, "", COL_REQ,
-		"`lazy-mm`, `expedited-serialization`, `register-cost`, `global`, `sync-core`, `rseq`, `guest-ipi`"),
+		"`lazy-mm`, `expedited-serialization`, `register-cost`, `global`, `sync-core`, `rseq`, `mprotect-barrier`, `guest-ipi`"),
 	COL_INFO("question", COL_STR, "", 0, "what the probe answers"),
 	COL_STATUS("result", COL_REQ, "`ok`, `affected`, `cannot tell` (with `reason`) or `info`"),
 	COL_STATUS("reason", 0, "the result in a sentence; why it cannot tell"),
@@ -350,6 +350,7 @@ static void probe_rseq(struct finding *f, struct hostinfo *h)
 	f->fix = "MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ needs Linux 5.10 and CONFIG_RSEQ";
 	f->reference = "membarrier(2) (MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ, since Linux 5.10)";
 	probe_avail(f, "membarrier-private-expedited-rseq", "PRIVATE_EXPEDITED_RSEQ");
+	doctor_rseq_facts(f);
 }
 
 /* ---- IPI delivery in a guest -------------------------------------------- */
@@ -386,6 +387,7 @@ static const struct probe probes[] = {
 	{ "global", "Is MEMBARRIER_CMD_GLOBAL available here, a normal or an expedited grace period, and at what cost?", probe_global, 0 },
 	{ "sync-core", "Is MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE available?", probe_sync_core, 0 },
 	{ "rseq", "Is MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ available?", probe_rseq, 0 },
+	{ "mprotect-barrier", "Does the mprotect trick (a TLB shootdown) interrupt the CPU of a running thread here, as a barrier must?", probe_mprotect, 0 },
 	{ "guest-ipi", "How are IPIs delivered here (guest, PV send-IPI, posted interrupts, haltpoll)?", probe_guest, 0 },
 };
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))

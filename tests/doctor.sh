@@ -8,7 +8,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_python
-plan 16
+plan 17
 cd "$TMP" || exit 1
 export LC_ALL=C
 
@@ -151,4 +151,19 @@ case $ev in *"not offered"* | *"needs two CPUs"*) true ;; *)
 esac &&
 	case $wa in *PRIVATE_EXPEDITED*"across processes"*) true ;; *) false ;; esac
 ok $? "lazy-mm: a case for each path, path C named, the advice within and across processes"
+
+# The facts behind the targeted command and the mprotect fallback.
+"$MBBENCH" doctor --probe rseq,mprotect-barrier --format csv >f.csv 2>err
+rc=$?
+check_csv f.csv && "$PY" - f.csv "$rc" <<'PY'
+import csv, sys
+rows = {r["probe"]: r for r in csv.DictReader(open(sys.argv[1], newline=""))}
+ev = rows["rseq"]["evidence"]
+assert "glibc " in ev and "rseq" in ev and ("AT_RSEQ_FEATURE_SIZE" in ev or "before 6.3" in ev), ev
+mp = rows["mprotect-barrier"]
+assert mp["result"] in ("ok", "affected", "cannot tell"), mp
+assert mp["result"] == "cannot tell" or "per barrier" in mp["evidence"], mp
+assert (mp["result"] == "affected") == (sys.argv[2] == "1"), (mp["result"], sys.argv[2])
+PY
+ok $? "rseq: glibc's registration and the kernel's rseq area; mprotect-barrier: a valid result with its counts ($(cell f.csv result))"
 done_testing

@@ -12,7 +12,7 @@
 src=${top_srcdir:-.}
 
 need_python
-plan 27
+plan 28
 
 "$PY" - "$TMP" "$src" <<'PY'
 import csv, json, os, sys
@@ -45,7 +45,7 @@ DOCTOR_OK = [dict(probe="lazy-mm", result="ok", reason="GLOBAL_EXPEDITED reached
                   "with no other thread, 0.1 ms with one other thread running (66x; mean of 3 each)")]
 
 def folder(name, ge=19000, pe=20000, lazy=False, reg=(1500, 100000), steal=0, load=True, dist=20000,
-           drop=(), virt="guest (hypervisor synthetic)", doctor=True, scale=1.0, dscale=1.0):
+           drop=(), virt="guest (hypervisor synthetic)", doctor=True, scale=1.0, dscale=1.0, mpbad=False):
     d = os.path.join(tmp, name)
     os.makedirs(d)
     host = {"hostname": "h", "kernel_release": "6.18.0", "machine": "x86_64", "cpu_model": "AMD EPYC",
@@ -100,6 +100,9 @@ def folder(name, ge=19000, pe=20000, lazy=False, reg=(1500, 100000), steal=0, lo
         if lazy:
             rows[0].update(result="affected", reason="GLOBAL_EXPEDITED skipped CPU 0", measure=0,
                            measure_unit="IPIs/barrier", fix="kernel-patch/fixes/0001.patch: refresh the state")
+        if mpbad:
+            rows.append(dict(probe="mprotect-barrier", result="affected", measure=0, measure_unit="IPIs/barrier",
+                             reason="mprotect interrupted the running thread's CPU 0.00 times per barrier"))
         table(d, "doctor", rows)
 
 folder("good")
@@ -113,6 +116,7 @@ folder("one", dist=40000)
 folder("bare", drop=("rcu", "disturb", "register"), doctor=False)
 folder("nocalls", drop=("calls",))
 folder("doconly", drop=("register",))
+folder("mpbad", mpbad=True)
 # The sweep marks the rows a doctor finding explains (mbresults.assemble).
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(src, "analysis"))
@@ -128,7 +132,7 @@ ok $? "synthetic folders written from the schema"
 
 rep() { "$MBBENCH" report "$TMP/$1" --output "$TMP/$1.md" 2>"$TMP/$1.err" || diag "$(cat "$TMP/$1.err")"; }
 verdict() { sed -n '/^## Verdict/,/^## /p' "$TMP/$1.md"; }
-for f in good lazy apart same steal old split one bare nocalls doconly; do rep $f; done
+for f in good lazy apart same steal old split one bare nocalls doconly mpbad; do rep $f; done
 
 first=$(grep -m 1 '^## ' "$TMP/good.md")
 n=$(verdict good | wc -l)
@@ -157,6 +161,12 @@ marked() { csv_cols "$TMP/$1/$2.csv" "$3" kernel_finding | awk -F'\t' '$2 != "" 
 	! grep 'as promised' "$TMP/lazy.md" | grep -q 'membarrier-global-expedited' &&
 	grep 'as promised' "$TMP/good.md" | grep -q 'membarrier-global-expedited'
 ok $? "lazy-mm affected: GLOBAL_EXPEDITED's rows carry kernel_finding and the report says what they measure"
+
+# Where the mprotect trick sends no IPI, the Verdict never offers it.
+verdict mpbad | grep -q 'Not mprotect\*\*: does not interrupt.*doctor mprotect-barrier: affected' &&
+	verdict mpbad | grep 'Without membarrier' | grep -qv mprotect &&
+	verdict good | grep 'Without membarrier' | grep -q mprotect
+ok $? "mprotect-barrier affected: mprotect is not offered, not even without membarrier"
 
 ! verdict good | grep -q 'Not GLOBAL_EXPEDITED' && ! verdict good | grep -q 'Kernel: lazy-mm affected'
 ok $? "lazy-mm ok: GLOBAL_EXPEDITED is not excluded and no finding is claimed"
