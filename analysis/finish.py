@@ -187,14 +187,14 @@ def last_calibration(final):
 def finish(s, final, mbbench):
     # Figures and a report of a stopped finishing are made again.
     try:
-        for old in ("plots", "report.md"):
+        for old in ("plots", "report.md", "appendix.md"):
             old = os.path.join(folder, old)
             if os.path.isdir(old) and not os.path.islink(old):
                 shutil.rmtree(old)
             elif os.path.lexists(old):
                 os.unlink(old)
     except OSError:
-        fail("cannot remove the earlier figures and report.md")
+        fail("cannot remove the earlier figures, report.md and appendix.md")
     err = try_assemble(s, s["stop"] != "0")
     if err:
         fail(f"run.json and the CSVs could not be written: {err}")
@@ -232,7 +232,7 @@ def finish(s, final, mbbench):
             fail(f"report.md could not be written: {first_error(err)}")
     finally:
         shutil.rmtree(view_dir, ignore_errors=True)
-    for f in ("run.json", "report.md", "topology.xml", "commands.txt"):
+    for f in ("run.json", "report.md", "appendix.md", "topology.xml", "commands.txt"):
         try:
             if os.stat(os.path.join(folder, f)).st_size > 0:
                 continue

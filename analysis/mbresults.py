@@ -167,7 +167,13 @@ def _import_scipy():
 def scipy_stats():
     """scipy.stats, or EnvError naming the package to install (exit 1)."""
     if not _scipy:
-        _scipy.append(_import_scipy())
+        # Signals wait until the import is done: one arriving inside it
+        # can land in code scipy generates and prints on an error.
+        try:
+            signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+            _scipy.append(_import_scipy())
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
     if isinstance(_scipy[0], str):
         # A signal raised inside numpy's import reads as a failed import:
         # it is the signal.
@@ -587,38 +593,51 @@ def fmt_ci(v, ci=None, n=None, unit="ns", procs=False, lo=None, hi=None):
     when that is 3 or more). Where the interval is asymmetric (lo and hi:
     a bootstrap's that a t-interval below 0 gave way to, a pooled
     percentile's) it is "6.1 [0.4, 14] ns" instead, to the digits of its
-    half-length. Fewer than MIN_CI_SAMPLES repeats (n), or no CI: two
+    half-length. The one rule for intervals: a quantity that cannot be
+    negative (a cost, a rate: units "ns" and "num") never gets an interval
+    below 0, so a symmetric one that would reach below is cut at 0 ("4
+    [0, 8] k": the interval meets what the quantity can be, which keeps
+    its coverage). Fewer than MIN_CI_SAMPLES repeats (n), or no CI: two
     significant digits and "(n=3)". unit: "ns" (ns, µs, ms), "num" (k, M,
-    G) or "count" (a count per barrier: plain, never a bare negative; a
-    mean below 0 whose CI reaches 0 is shown as 0)."""
+    G), "count" (a count per barrier, never below 0) or "delta" (a
+    difference of two counts per barrier, the storm's less the baseline's:
+    signed, "+0.98 ± 0.02", and said so where the baseline's is higher)."""
     if v is None or math.isnan(v):
         return "-"
-    if unit == "count":
+    if unit in ("count", "delta"):
         scale, suffix, sep = 1, "", ""
     else:
         scale, suffix = next(((d, u) for d, u in _SCALES[unit] if abs(v) >= d), _SCALES[unit][-1])
         sep = " " if suffix else ""
+    sign = "+" if unit == "delta" and v >= 0 else ""
     few = n is not None and not math.isnan(n) and n < (MIN_CI_PROCESSES if procs else MIN_CI_SAMPLES)
     if ci is None or math.isnan(ci) or math.isinf(ci) or few or ci < 0:
         if v == 0:
             txt = "0"
         else:
             e = math.floor(math.log10(abs(v) / scale)) - 1
-            txt = _fixed(v / scale, min(e, 0) if unit != "count" or abs(v) < 1 else e)
-            if unit != "count" and abs(v / scale) >= 10:
+            txt = _fixed(v / scale, min(e, 0) if unit not in ("count", "delta") or abs(v) < 1 else e)
+            if unit not in ("count", "delta") and abs(v / scale) >= 10:
                 txt = f"{float(f'{v / scale:.2g}'):g}"
         extra = (f" (n={int(n)}{' processes' if procs else ''})" if few else
-                 " (no CI)" if unit == "count" else "")
-        return f"{txt}{sep}{suffix}{extra}"
-    if unit == "count" and v < 0 <= v + ci:
-        v = 0.0
+                 " (no CI)" if unit in ("count", "delta") else "")
+        return f"{sign}{txt}{sep}{suffix}{extra}"
+    if unit == "count" and v < 0:
+        v = 0.0		# a count's mean below 0 is its noise
+    if (lo is None or hi is None or math.isnan(lo) or math.isnan(hi) or hi <= lo) and unit != "delta" \
+            and v >= 0 and ci >= v and ci > 0:
+        lo, hi = 0.0, v + ci	# cut at 0: see the rule above
     if lo is not None and hi is not None and not (math.isnan(lo) or math.isnan(hi)) and hi > lo:
         exp = _ci_digits((hi - lo) / 2 / scale)
-        return f"{_fixed(v / scale, exp)} [{_fixed(lo / scale, exp)}, {_fixed(hi / scale, exp)}]{sep}{suffix}"
+        return f"{_fixed(v / scale, exp)} [{_fixed(max(lo, 0.0) / scale, exp)}, {_fixed(hi / scale, exp)}]{sep}{suffix}"
     if ci == 0:
-        return "0" if v == 0 else f"{v / scale:.3g}{sep}{suffix} (no spread" + (f" in n={int(n)})" if n and not math.isnan(n) else ")")
+        return "0" if v == 0 else f"{sign}{v / scale:.3g}{sep}{suffix} (no spread" + (f" in n={int(n)})" if n and not math.isnan(n) else ")")
     exp = _ci_digits(ci / scale)
-    return f"{_fixed(v / scale, exp)} ± {_fixed(ci / scale, exp)}{sep}{suffix}"
+    mid = _fixed(v / scale, exp)
+    txt = f"{'+' if unit == 'delta' and not mid.startswith('-') else ''}{mid} ± {_fixed(ci / scale, exp)}{sep}{suffix}"
+    if unit == "delta" and v + ci < 0:
+        txt += " (the baseline's higher)"
+    return txt
 
 
 def overlap(a, b):

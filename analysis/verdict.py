@@ -19,6 +19,18 @@ from mbresults import (MIN_CI_PROCESSES, MIN_CI_SAMPLES, UsageError, EnvError, c
 BARRIERS = ("membarrier-private-expedited", "membarrier-global-expedited", "membarrier-global",
             "signal", "mprotect")
 FALLBACKS = ("signal", "mprotect")	# where membarrier is missing
+# One cost, one number: the experiments' means within this ratio, with
+# overlapping CIs, agree.
+AGREE_SPREAD = 1.10
+# The commands that do more than order memory: what each buys.
+OTHERS = (("membarrier-private-expedited-sync-core", "PRIVATE_EXPEDITED and a core serialization on each target "
+           "(for code other threads will run: a JIT)"),
+          ("membarrier-private-expedited-rseq", "PRIVATE_EXPEDITED that also restarts the targets' rseq critical "
+           "sections (per-CPU data)"),
+          ("membarrier-private-expedited-rseq-cpu", "the same to one CPU (MEMBARRIER_CMD_FLAG_CPU): the cost of "
+           "one target, not of the process"))
+# The mechanism a doctor probe's `affected` rules out.
+FINDING_MECH = {"lazy-mm": "membarrier-global-expedited", "mprotect-barrier": "mprotect"}
 SHORT = {"membarrier-private-expedited": "PRIVATE_EXPEDITED", "membarrier-global-expedited": "GLOBAL_EXPEDITED",
          "membarrier-global": "GLOBAL", "membarrier-private-expedited-sync-core": "PRIVATE_EXPEDITED_SYNC_CORE",
          "membarrier-private-expedited-rseq": "PRIVATE_EXPEDITED_RSEQ",
@@ -101,6 +113,13 @@ def reconcile(data):
             if b:
                 disagree[m] = (a, b)
                 break
+        # Overlapping intervals alone are not one cost: the means must be
+        # within AGREE_SPREAD of each other too, or the CIs are too wide
+        # to tell (the pair furthest apart is named).
+        if m not in disagree and len(cmp) >= 2:
+            lo, hi = min(cmp, key=lambda g: g[1]), max(cmp, key=lambda g: g[1])
+            if lo[1] > 0 and hi[1] / lo[1] > AGREE_SPREAD:
+                disagree[m] = (lo, hi, "wide")
     return out, disagree
 
 
@@ -129,12 +148,15 @@ def section_reconcile(data, modes=None):
                 cells[lab] = "modes " + ", ".join(f"{fmt_ci(v, None, None)} ({sh:.0%})" for v, sh in md)
         d = disagree.get(m)
         body.append([m] + [cells.get(lab, "-") for lab in labels]
-                    + [f"no: {d[0][0]} vs {d[1][0]}" if d else "yes"])
+                    + [("cannot tell: " + f"{d[0][0]} vs {d[1][0]} {d[1][1] / d[0][1]:.2f}x, CIs too wide"
+                        if len(d) > 2 else f"no: {d[0][0]} vs {d[1][0]}") if d else "yes"])
     from mbresults import md_table
     return ["## One cost, one number", "",
             "One caller and one spinner on two CPUs, ns per barrier ± 95% CI, as each experiment measured it "
-            "(contend: 1 / its rate). `agree` compares the means' CIs (not the latency median, nor a figure "
-            "from fewer than 3 processes or 5 repeats); a `no` puts the run's quality in doubt (Verdict).", "",
+            f"(contend: 1 / its rate). `agree` is yes when the means' CIs overlap and the means are within "
+            f"{AGREE_SPREAD - 1:.0%} of each other (not the latency median, nor a figure from fewer than 3 "
+            "processes or 5 repeats); no when two CIs are apart, which puts the run's quality in doubt "
+            "(Verdict); cannot tell when they overlap but the means are further apart.", "",
             md_table(["mechanism"] + labels + ["agree"], body), ""]
 
 
@@ -210,10 +232,16 @@ def run_quality(run, data, h, refroot):
         # The 1-minute load average is shown, not judged: it lags by a
         # minute, so the build `make bench` runs first reads as load, and
         # during the points it counts the sweep's own threads.
-    table, disagree = reconcile(data)
+    table, both = reconcile(data)
+    disagree = {m: d for m, d in both.items() if len(d) == 2}
+    wide = [m for m, d in both.items() if len(d) > 2]
     compared = [m for m, got in table.items()
                 if sum(1 for g in got if not math.isnan(g[2]) and shown(g[3]) and g[0] != "latency p50") >= 2]
     if compared:
+        if wide:
+            parts.append(f"experiments cannot tell one cost for {len(wide)} of {len(compared)} mechanisms (CIs "
+                         f"overlap, means over {AGREE_SPREAD - 1:.0%} apart: " + ", ".join(name(m) for m in wide)
+                         + ")")
         if disagree:
             # A disagreement a kernel finding explains is not the host's
             # noise: GLOBAL_EXPEDITED reaches the spinner or not by how the
@@ -224,7 +252,7 @@ def run_quality(run, data, h, refroot):
                          + "; §One cost, one number)")
             if len(disagree) - len(known) > DISAGREE_MAX * (len(compared) - len(known)):
                 why.append("the experiments disagree")
-        else:
+        elif not wide:
             parts.append(f"experiments agree for all {len(compared)} mechanisms (§One cost, one number)")
     ref = reference_ratio(data, h, refroot, run.get("preset"))
     if ref is None:
@@ -308,18 +336,42 @@ def rule_barrier(data, h):
                 f"{name(m)} {fmt_ci(num(good[m]['ns_per_call']), num(good[m]['ns_per_call_ci95']), **ci_n(good[m], 'ns_per_call'))}"
                 for m in ties)
         lines.append(txt + " (§calls).")
+    # The commands that do more than order memory, each where measured, at
+    # the largest T with no more threads than CPUs.
+    ts = [int(r["threads"]) for r in calls if int(r["threads"]) >= 2 and (cpus <= 0 or int(r["threads"]) <= cpus)]
+    if ts:
+        t = max(ts)
+        for m, what in OTHERS:
+            r = next((r for r in calls if r["mechanism"] == m and int(r["threads"]) == t), None)
+            if r:
+                lines.append(f"- **{name(m)}** (T={t}): {fmt_ci(num(r['ns_per_call']), num(r['ns_per_call_ci95']), **ci_n(r, 'ns_per_call'))}"
+                             f"{work_done(r)}: {what} (§calls).")
     for m, why in bad.items():
+        fix = next((r.get("fix", "").split(":")[0] for r in doctor_rows(data, "affected")
+                    if FINDING_MECH.get(r.get("probe")) == m and r.get("fix")), "")
         lines.append(f"- **Not {name(m)}**: {why}; within a process use {name('membarrier-private-expedited')}"
                      + (f", across processes {name('membarrier-global')} or a kernel with the fix"
-                        if m == "membarrier-global-expedited" else " instead") + " (§Kernel).")
+                        + (f" ({fix})" if fix.startswith("kernel-patch") else "")
+                        if m == "membarrier-global-expedited" else " instead") + " (§Kernel and host).")
     fb = [r for r in calls if r["mechanism"] in FALLBACKS and r["mechanism"] not in bad and int(r["threads"]) >= 2
           and (cpus <= 0 or int(r["threads"]) <= cpus)]
     if fb:
         t = max(int(r["threads"]) for r in fb)
         at = sorted((r for r in fb if int(r["threads"]) == t), key=lambda r: num(r["ns_per_call"]))
-        lines.append(f"- **Without membarrier** (T={t}): " + "; ".join(
-            f"{r['mechanism']} {fmt_ci(num(r['ns_per_call']), num(r['ns_per_call_ci95']), **ci_n(r, 'ns_per_call'))}" for r in at)
-            + " (§calls).")
+        txt = (f"- **Without membarrier** (T={t}): " + "; ".join(
+            f"{r['mechanism']} {fmt_ci(num(r['ns_per_call']), num(r['ns_per_call_ci95']), **ci_n(r, 'ns_per_call'))}" for r in at))
+        if any(r["mechanism"] == "signal" for r in at):
+            # signal's two other costs: it wakes sleeping threads (a barrier
+            # leaves them alone), and it waits for every thread to run.
+            over = [r for r in ok_rows(data.get("calls", [])) if r["mechanism"] == "signal"
+                    and (int(r["threads"]) > cpus if cpus > 0 else r.get("oversubscribed") == "1")]
+            txt += "; signal also wakes every sleeping thread to run its handler"
+            if over:
+                o = min(over, key=lambda r: int(r["threads"]))
+                txt += (f", and with more threads than CPUs waits for each to be scheduled: "
+                        f"{fmt_ci(num(o['ns_per_call']), num(o['ns_per_call_ci95']), **ci_n(o, 'ns_per_call'))} "
+                        f"at T={o['threads']} (scheduler ticks)")
+        lines.append(txt + " (§calls).")
     return lines
 
 
@@ -366,7 +418,7 @@ def rule_register(data):
                 f"with {r1['other_threads']} running ({m}, §register)")
     else:
         txt += "; register.csv not measured"
-    if doc:
+    if doc and not (r0 and r1):	# doctor's figure only where register.csv lacks one
         ev = doc.get("evidence", "")
         txt += f"; doctor register-cost: {ev.split(': ', 1)[-1].split(' (')[0] if ev else doc.get('reason', '')}"
     return txt + "."
@@ -448,38 +500,43 @@ def rcu_break_even(a, b):
 
 
 def rule_rcu(data):
+    """Which scheme wins reads, which writes, where one clearly does: a
+    lead only where the best's interval is apart from every other's (else
+    "no difference measured" between the tied), the break-even only
+    between two clear leaders, and never from oversubscribed points."""
     rows = [r for r in ok_rows(data.get("rcu", [])) if num(r.get("violations")) == 0]
     if not rows:
         return "- **RCU**: not measured (no rcu.csv)."
-    rd = max(rows, key=lambda r: num(r["reads_per_s"]))
-    wr = max(rows, key=lambda r: num(r["writes_per_s"]))
-
-    def ties(best, col):
-        return [r["scheme"] for r in rows if r is not best and overlap(
-            (num(best[col]), num(best[col + "_ci95"])), (num(r[col]), num(r[col + "_ci95"])))]
+    if all(r.get("oversubscribed") == "1" for r in rows):
+        return "- **RCU**: only points with more threads than CPUs: the scheduler's, not ranked (§rcu)."
+    rows = [r for r in rows if r.get("oversubscribed") != "1"]
 
     def show(r, col):
         txt = fmt_ci(num(r[col]), num(r[col + "_ci95"]), unit="num", **ci_n(r, col))
         return txt.replace(" (n=", "/s (n=") if " (n=" in txt else txt + "/s"
 
-    def tied(t):
-        """The schemes a best one ties with: named when few, counted when
-        the CIs are too wide to rank most of them."""
-        if not t:
-            return ""
-        if len(t) <= 3:
-            return f"; tie with {', '.join(t)}"
-        return f"; tie with {len(t)} others: their CIs overlap (more processes, --full, can rank them)"
+    def lead(col, what):
+        best = max(rows, key=lambda r: num(r[col]))
+        ties = [r["scheme"] for r in rows if r is not best and overlap(
+            (num(best[col]), num(best[col + "_ci95"])), (num(r[col]), num(r[col + "_ci95"])))]
+        if not ties:
+            return best, f"{what} dominate: {best['scheme']} ({show(best, col)} {what})"
+        named = ", ".join(ties) if len(ties) <= 3 else f"{len(ties)} others"
+        return None, (f"{what}: no difference measured between {best['scheme']} ({show(best, col)}) and {named} "
+                      "(their CIs overlap)")
 
-    t_rd, t_wr = ties(rd, "reads_per_s"), ties(wr, "writes_per_s")
-    txt = (f"- **RCU**: reads dominate: {rd['scheme']} ({show(rd, 'reads_per_s')} reads"
-           + tied(t_rd) + f"); writes dominate: {wr['scheme']} "
-           f"({show(wr, 'writes_per_s')} writes" + tied(t_wr) + ")")
-    if rd is not wr:
+    rd, t_rd = lead("reads_per_s", "reads")
+    wr, t_wr = lead("writes_per_s", "writes")
+    txt = f"- **RCU**: {t_rd}; {t_wr}"
+    if rd and wr and rd is not wr:
         w = rcu_break_even(rd, wr)
         if not math.isnan(w):
             txt += (f"; {wr['scheme']} costs less above a write share of {pct(w)} (1 write in "
                     f"{float(f'{1 / w:.2g}'):,.0f} operations)")
+    lib = next((r for r in rows if r["scheme"] == "liburcu-memb"), None)
+    if lib:
+        txt += (f"; liburcu's membarrier flavour (liburcu-memb): {show(lib, 'reads_per_s')} reads, "
+                f"{show(lib, 'writes_per_s')} writes")
     return txt + " (§rcu)."
 
 
@@ -490,7 +547,7 @@ def host_settings(h, data):
         out.append("rcu_expedited=1 (GLOBAL and registering with threads running wait for an expedited grace "
                    "period, not a normal one: lower)")
     if h.get("virtualization", "").startswith("guest"):
-        out.append("a guest (every IPI a VM exit: the expedited barriers cost more)")
+        out.append("a guest (the expedited barriers cost more)")
     if h.get("nohz_full", "none") not in ("", "none", "unknown"):
         out.append(f"nohz_full={h['nohz_full']} (GLOBAL refused)")
     if h.get("tlb_shootdowns_since_boot") == "0":
@@ -506,19 +563,22 @@ def rule_kernel(data, h):
     else:
         aff = doctor_rows(data, "affected")
         for r in aff:
+            if r.get("probe") in FINDING_MECH:
+                continue	# its "Not" line above says it, with the fix
             lines.append(f"- **Kernel: {r['probe']} affected**: {r.get('reason', '')} "
                          f"({r.get('measure', '')} {r.get('measure_unit', '')}); fix: "
-                         f"{(r.get('fix') or '-').split(':')[0]} (§Kernel).")
+                         f"{(r.get('fix') or '-').split(':')[0]} (§Kernel and host).")
         if not aff:
-            lines.append(f"- **Kernel**: no doctor probe found this kernel affected ({len(doc)} probes, §Kernel).")
-        info = [r for r in doc if r.get("result") == "info"]
+            lines.append(f"- **Kernel**: no doctor probe found this kernel affected ({len(doc)} probes, §Kernel and host).")
+        # register-cost is the Registration line's
+        info = [r for r in doc if r.get("result") == "info" and r.get("probe") != "register-cost"]
         tell = [r["probe"] for r in doc if r.get("result") == "cannot tell"]
         if info or tell:
             lines.append("- **Kernel facts**: " + "; ".join(f"{r['probe']}: {r.get('reason', '')}" for r in info)
-                         + (f"; cannot tell here: {', '.join(tell)}" if tell else "") + " (§Kernel).")
+                         + (f"; cannot tell here: {', '.join(tell)}" if tell else "") + " (§Kernel and host).")
     hs = host_settings(h, data)
     if hs:
-        lines.append("- **Host settings that changed a number**: " + "; ".join(hs) + " (§What this host changes).")
+        lines.append("- **Host settings that changed a number**: " + "; ".join(hs) + " (§Kernel and host).")
     return lines
 
 

@@ -12,7 +12,11 @@ plan 9
 cd "$TMP" || exit 1
 "$MBBENCH" sweep --quick --keep-degraded --mechanism null --output "$TMP/good" >/dev/null 2>"$TMP/sweep.err"
 ok $? "a small folder ($(tail -n 1 "$TMP/sweep.err"))"
-"$MBBENCH" report "$TMP/good" --output "$TMP/whole.md" 2>"$TMP/whole.err"
+# The whole report as the folder gets it (its last line names appendix.md,
+# the appendix beside a report.md).
+mkdir -p "$TMP/w" "$TMP/nf"
+"$MBBENCH" report "$TMP/good" --output "$TMP/w/report.md" 2>"$TMP/whole.err"
+cp "$TMP/w/report.md" "$TMP/whole.md" 2>/dev/null
 [ -s "$TMP/whole.md" ] || diag "report of the undamaged folder failed: $(cat "$TMP/whole.err")"
 no_tmp() { [ -z "$(find "$TMP/good" "$@" -name '*.tmp')" ]; }
 one_line() { [ "$(wc -l <"$1")" -eq 1 ] && ! grep -q -e Traceback -e 'Exception ignored' "$1"; }
@@ -33,10 +37,10 @@ ok $? "compare and report --help >/dev/full: exit $r1 and $r2, one line ($(cat "
 if command -v prlimit >/dev/null 2>&1; then
 	real=$("$PY" -c 'import sys; print(sys.executable)')
 	PATH="$(dirname "$real"):$PATH" "$PY" -c 'import os, sys; os.closerange(3, 65536); os.execvp(sys.argv[1], sys.argv[1:])' \
-		prlimit --nofile=4:4 "$MBBENCH" report "$TMP/good" --output "$TMP/nf.md" 2>"$TMP/nf.err"
+		prlimit --nofile=4:4 "$MBBENCH" report "$TMP/good" --output "$TMP/nf/report.md" 2>"$TMP/nf.err"
 	rc=$?
-	{ [ $rc -eq 0 ] && cmp -s "$TMP/nf.md" "$TMP/whole.md" && [ ! -s "$TMP/nf.err" ]; } ||
-		{ [ $rc -eq 1 ] && one_line "$TMP/nf.err" && [ ! -e "$TMP/nf.md" ]; }
+	{ [ $rc -eq 0 ] && cmp -s "$TMP/nf/report.md" "$TMP/whole.md" && [ -s "$TMP/nf/appendix.md" ] && [ ! -s "$TMP/nf.err" ]; } ||
+		{ [ $rc -eq 1 ] && one_line "$TMP/nf.err" && [ ! -e "$TMP/nf/report.md" ] && [ ! -e "$TMP/nf/appendix.md" ]; }
 	r=$?
 	msg=$(tail -n 1 "$TMP/nf.err")
 	ok $r "report under RLIMIT_NOFILE=4: exit $rc, ${msg:-the whole report}"

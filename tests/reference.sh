@@ -103,8 +103,10 @@ rc=$?
 [ $rc -eq 0 ] || diag "$(head -n 3 "$TMP/err")"
 ok $rc "slim-reference removes a raw/ that only repeats the folder, back to the committed run.json"
 
-"$MBBENCH" report "$TMP/a" --output "$TMP/a.md" >/dev/null 2>&1 &&
-	"$MBBENCH" report "$first" --output "$TMP/first.md" >/dev/null 2>&1 && cmp -s "$TMP/a.md" "$TMP/first.md"
+mkdir -p "$TMP/ra" "$TMP/rf"
+"$MBBENCH" report "$TMP/a" --output "$TMP/ra/report.md" >/dev/null 2>&1 &&
+	"$MBBENCH" report "$first" --output "$TMP/rf/report.md" >/dev/null 2>&1 &&
+	cmp -s "$TMP/ra/report.md" "$TMP/rf/report.md" && cmp -s "$TMP/ra/appendix.md" "$TMP/rf/appendix.md"
 ok $? "mbbench report on the slimmed copy is the report on the reference run"
 
 mkdir "$TMP/c" && echo '{"format_version": 1}' >"$TMP/c/run.json"
