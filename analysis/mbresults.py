@@ -1310,7 +1310,8 @@ def title(folder):
     h = host(run)
     name = run.get("hostname") or h.get("hostname") or "host"
     preset = run.get("preset") or (f"vm {run['experiment']}" if run.get("experiment") else "?")
-    end = next((p.get("end") for p in reversed(points) if p.get("end")), None) \
+    # the latest end: the points are listed in the planned order
+    end = max((p["end"] for p in points if isinstance(p.get("end"), str)), default=None) \
         or run.get("info", {}).get("end") or "?"
     virt = h.get("virtualization") or "?"
     return f"{name}, kernel {h.get('kernel_release', '?')}, {preset} preset, {virt}, {end}"
@@ -1560,7 +1561,8 @@ _ANATOMY_BAR = ("setup", "delivery", "handler", "wait", "to-ipi", "after-ipi")
 def _anatomy_bars(folder, rows):
     """anatomy.gp's bars: per (mechanism, T), the phase medians over every
     target and the untraced median of a barrier that sends (from
-    anatomy.csv beside, when there): bar=MECH@T:NS:...:NS, "-" for none."""
+    anatomy.csv beside, when there) and the 95% CI half-width of the traced
+    total's median: bar=MECH@T:NS:...:NS, "-" for none."""
     untraced = {}
     path = os.path.join(folder, "anatomy.csv")
     if os.path.isfile(path):
@@ -1568,12 +1570,15 @@ def _anatomy_bars(folder, rows):
             v = r.get("untraced_sent_p50_ns") or r.get("untraced_p50_ns") or ""
             if r.get("status") == "ok" and _finite(v):
                 untraced[(r["mechanism"], r["threads"])] = v
-    p50 = {}
+    p50, tci = {}, {}
     for r in rows:
         if r.get("target_cpu") == "all" and r.get("phase") in _ANATOMY_BAR and _finite(r.get("p50_ns", "")):
             p50.setdefault((r["mechanism"], r["threads"]), {})[r["phase"]] = f"{float(r['p50_ns']):.6g}"
+        if r.get("target_cpu") == "all" and r.get("phase") == "total" and _finite(r.get("p50_ns_ci95", "")):
+            tci[(r["mechanism"], r["threads"])] = f"{float(r['p50_ns_ci95']):.6g}"
+    # ...:UNTRACED:TOTAL_CI95 (the traced total's median, its CI half-width)
     return [f"bar={m}@{t}:" + ":".join(ph.get(k, "-") for k in _ANATOMY_BAR) + ":" + untraced.get((m, t), "-")
-            for (m, t), ph in p50.items()]
+            + ":" + tci.get((m, t), "-") for (m, t), ph in p50.items()]
 
 
 def _finite(v):
@@ -1666,7 +1671,28 @@ def _plot_table(folder, table, scripts):
            f"extra {table} " + " ".join([f"+{c}" for c in optional] + _plot_extra(table, rows, folder))]
     if table == "disturb":
         out += [f"panels {table} " + " ".join(panels)]
+    why = _plot_why(table, rows)
+    if why:
+        out += [f"why {table} {why}"]
     return out
+
+
+def _plot_why(table, rows):
+    """Why a figure would show nothing on this host, in place of it: contend
+    with no point past C=1 that has a CPU for each thread, distance with a
+    single level measured. "" to draw it."""
+    ok = [r for r in rows if r.get("status", "ok") == "ok"]
+    if table == "contend" and ok:
+        cs = {int(r["callers"]) for r in ok if r.get("oversubscribed") != "1"}
+        if len(cs) <= 1:
+            return ("every point past C=1 has more threads than this host's CPUs (the scheduler's time-sharing, "
+                    "not contention): C=1 alone is in report.md and contend.csv")
+    if table == "distance" and ok:
+        lv = {r["level"] for r in ok}
+        if len(lv) == 1:
+            return (f"this host has one IPI distance ({lv.pop()}): one point per mechanism, in report.md and "
+                    "distance.csv")
+    return ""
 
 
 def plot_check(argv):

@@ -5,7 +5,10 @@
 # median of a barrier that sends marked, the stack's sum written above it.
 # The bars come from analysis/mbresults.py's plot check (anatomy-phases.csv
 # with anatomy.csv beside it), in `extra`:
-#   bar=MECH@T:SETUP:DELIVERY:HANDLER:WAIT:TO_IPI:AFTER_IPI:UNTRACED (ns; - none)
+#   bar=MECH@T:SETUP:DELIVERY:HANDLER:WAIT:TO_IPI:AFTER_IPI:UNTRACED:TOTAL_CI (ns; - none)
+# TOTAL_CI, the 95% CI half-width of the traced total's median, is drawn as
+# an error bar on the stack's top; the sum is written above the bar, the
+# dot and the error bar, whichever is highest.
 # Variables: extra, title_text, style.
 load style
 # The k-th ":"-separated field of s.
@@ -22,6 +25,7 @@ array P[n * NPH]
 array U[n]
 array S[n]
 array NAME[n]
+array TCI[n]
 array USED[NPH]
 do for [k = 1:NPH] { USED[k] = 0 }
 ymax = 0
@@ -40,12 +44,14 @@ do for [w in extra] {
 		}
 		u = field(b, NPH + 2)
 		U[i] = (u eq "-") ? NaN : real(u) / 1000
-		if (S[i] > ymax) { ymax = S[i] }
+		c = field(b, NPH + 3)
+		TCI[i] = (c eq "-" || c eq "") ? 0 : real(c) / 1000
+		if (S[i] + TCI[i] > ymax) { ymax = S[i] + TCI[i] }
 		if (U[i] == U[i] && U[i] > ymax) { ymax = U[i] }
 	}
 }
 set title title_text noenhanced
-set ylabel "µs per barrier (medians of the traced phases)"
+set ylabel "µs per barrier (medians of the traced phases; bar: the total's 95% CI)"
 set yrange [0:ymax * 1.5 + 0.001]
 set xrange [0.4:n + 0.6]
 set xtics () rotate by 25 right noenhanced
@@ -70,7 +76,12 @@ do for [i = 1:n] {
 		}
 		y = y + v
 	}
-	set label i sprintf("%.3g µs", S[i]) at i, S[i] center offset 0, 0.6
+	if (TCI[i] > 0) {
+		set arrow i from i, S[i] - TCI[i] to i, S[i] + TCI[i] heads size 0.06, 90 lw 1.5 lc rgb "#000000" front
+	}
+	top = S[i] + TCI[i]
+	if (U[i] == U[i] && U[i] > top) { top = U[i] }
+	set label i sprintf("%.3g µs", S[i]) at i, top center offset 0, 1.2
 }
 # The legend comes from empty plots of the phases' colours; the untraced
 # medians are an array (read back as text: whitespace-separated).

@@ -38,8 +38,8 @@ is(i) = (strcol("mechanism") eq pname(i) && (!has("threads") || opt("threads") =
 set logscale xy
 set xrange [xlo:xhi]
 set yrange [1e-7:2]
-set xtics @NS_TICS
-set ytics ("1" 1, "0.5" 0.5, "0.01" 0.01, "1e-4" 1e-4, "1e-6" 1e-6) font ",8"
+set xtics @NS_TICS2
+set ytics ("1" 1, "0.01" 0.01, "1e-4" 1e-4, "1e-6" 1e-6) font ",8"
 set arrow 1 from graph 0, first 0.5 to graph 1, first 0.5 nohead lc rgb "#aaaaaa" dt 2 back
 set arrow 2 from graph 0, first 0.01 to graph 1, first 0.01 nohead lc rgb "#aaaaaa" dt 2 back
 set xtics font ",8"

@@ -25,8 +25,10 @@ if [ -d "$ref" ]; then
 	"$MBBENCH" plot "$TMP/full" >"$TMP/out" 2>"$TMP/err"
 	r=$?
 	n=$(grep -c '^# plot: .*\.png$' "$TMP/out")
-	[ $r -eq 0 ] && [ "$n" -eq 7 ] && ! grep -v "^# plot: " "$TMP/err"
-	ok $? "the full reference run: exit $r, $n figures"
+	# a figure that would show nothing on the reference's host is said, not drawn
+	nd=$(grep -c '^# plot: [a-z-]* not drawn: ' "$TMP/err")
+	[ $r -eq 0 ] && [ $((n + nd)) -eq 7 ] && ! grep -v "^# plot: " "$TMP/err"
+	ok $? "the full reference run: exit $r, $n figures, $nd not drawn with the reason"
 
 	texts "$TMP/full/plots/calls.svg" >"$TMP/calls.txt"
 	grep -q '^ns per call (log' "$TMP/calls.txt" && grep -q '^ringed: more threads than CPUs' "$TMP/calls.txt" &&
@@ -54,9 +56,26 @@ if [ -d "$ref" ]; then
 	ok $? "rcu: one scatter with the schemes and the seed's points marked as other hardware"
 
 	texts "$TMP/full/plots/disturb-ipis.svg" >"$TMP/dis.txt"
-	neg=$(csv_cols "$ref/disturb.csv" phase role ipis_per_barrier | awk -F'\t' '$1 == "storm" && $2 != "caller" && $3 < 0' | wc -l)
-	! grep -q '^-[0-9]' "$TMP/dis.txt" && [ "$neg" -gt 0 ] && [ "$(grep -c '^no CI$' "$TMP/dis.txt")" -gt 0 ]
-	ok $? "disturb: $neg negative counts, none shown bare; a cell without a CI says so"
+	# A difference (storm less baseline) is written as measured, signed,
+	# never clamped to 0: each negative one that rounds below -0.00 shows
+	# (one storm row of the copy set to -0.27, the baseline's higher).
+	"$PY" - "$TMP/full/disturb.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+r = next(r for r in rows if r["phase"] == "storm" and r["role"] not in ("caller", "self-spin") and r["status"] == "ok")
+r["ipis_per_barrier"] = "-0.27"
+with open(sys.argv[1], "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+PY
+	"$MBBENCH" plot "$TMP/full" >/dev/null 2>&1
+	texts "$TMP/full/plots/disturb-ipis.svg" >"$TMP/dis.txt"
+	neg=$(csv_cols "$TMP/full/disturb.csv" phase role status ipis_per_barrier |
+		awk -F'\t' '$1 == "storm" && $2 != "caller" && $3 == "ok" && $4 <= -0.005' | wc -l)
+	[ "$(grep -c '^-[0-9]' "$TMP/dis.txt")" -eq "$neg" ] && grep -q 'storm less baseline' "$TMP/dis.txt" &&
+		[ "$(grep -c '^no CI$' "$TMP/dis.txt")" -gt 0 ]
+	ok $? "disturb: the $neg negative differences shown signed, not as 0; a cell without a CI says so"
 else
 	for i in 1 2 3 4 5 6; do skip "no $ref (a release tarball has no reference runs)"; done
 fi
@@ -72,14 +91,16 @@ EOF
 	echo mechanism,level,caller_cpu,spinner_cpu,caller_logical,spinner_logical,repeats,calls_per_repeat,ns_per_call,ns_per_call_stddev,ns_per_call_ci95,cv,ci_target_pct,ci_achieved_pct,ci_target_met,status,skip_reason
 	echo "membarrier-private-expedited,smt,,,,,,,,,,,,,,skipped,no SMT on this host: each core has one PU"
 	echo "membarrier-private-expedited,core,0,1,0,1,3,1000,21230.9,1000,2625.3,0.05,,,,ok,"
-	echo "membarrier-private-expedited,package,,,,,,,,,,,,,,skipped,one package"
+	echo "membarrier-private-expedited,package,0,3,0,3,3,1000,25230.9,1000,2625.3,0.05,,,,ok,"
+	echo "membarrier-private-expedited,numa,,,,,,,,,,,,,,skipped,one NUMA node"
 	echo "signal,core,0,1,0,1,3,1000,26309.4,500,1180.3,0.02,,,,ok,"
 } >"$TMP/small/distance.csv"
 "$MBBENCH" plot "$TMP/small" >"$TMP/out" 2>"$TMP/err"
 r=$?
 texts "$TMP/small/plots/distance.svg" >"$TMP/dist.txt" 2>/dev/null
-[ $r -eq 0 ] && grep -qx 'core' "$TMP/dist.txt" && ! grep -qx 'smt' "$TMP/dist.txt" && ! grep -qx 'package' "$TMP/dist.txt"
-ok $? "distance: the key lists only the level measured (exit $r)"
+[ $r -eq 0 ] && grep -qx 'core' "$TMP/dist.txt" && grep -qx 'package' "$TMP/dist.txt" && ! grep -qx 'smt' "$TMP/dist.txt" &&
+	! grep -qx 'numa' "$TMP/dist.txt"
+ok $? "distance: the key lists only the levels measured (exit $r)"
 grep -q '^ns per barrier (ns_per_call' "$TMP/dist.txt" && ! grep -q 'log' "$TMP/dist.txt"
 ok $? "distance: ns per barrier on a linear axis"
 done_testing
