@@ -6,25 +6,9 @@
 # `degraded`, its reason, no figure), and an oversubscribed point is marked
 # with its shares, never degraded.
 . "${top_srcdir:-.}/tests/lib.sh"
-need_python
-need_cpus 2 "needs 2 CPUs: the target spins on a CPU besides the caller's"
-
-MECH=membarrier-private-expedited
-"$MBBENCH" list --format csv | awk -F, -v m="$MECH" '$1 == m && $2 == 1 { f = 1 } END { exit !f }' || {
-	echo "1..0 # SKIP $MECH is not available here"
-	exit 0
-}
-[ -r /proc/self/schedstat ] || {
-	echo "1..0 # SKIP /proc/PID/schedstat is missing (a kernel without CONFIG_SCHED_INFO)"
-	exit 0
-}
+. "${top_srcdir:-.}/tests/workdone-lib.sh"
 plan 6
 
-hog() { # SECONDS: a busy loop on CPU 1, the target's (or reader's) CPU
-	taskset -c 1 timeout "$1" sh -c 'while :; do :; done' &
-	hog_pid=$!
-}
-trap 'kill $hog_pid 2>/dev/null; rm -rf "$TMP"' EXIT
 # FILE: 0 when every row is degraded, with its reason and no figure (COLUMN)
 all_degraded() { # FILE FIGURE-COLUMN
 	"$PY" - "$1" "$2" <<'PY'
@@ -38,14 +22,7 @@ for r in rows:
 PY
 }
 
-"$MBBENCH" schema --format json | "$PY" -c '
-import json, sys
-s = json.load(sys.stdin)
-tables = {t["name"]: t for t in s["tables"]} if isinstance(s.get("tables"), list) else s["tables"]
-for t in ("contend", "rcu", "anatomy"):
-    cols = {c["name"] for c in tables[t]["columns"]}
-    assert {"ipis_per_barrier", "target_oncpu_share", "steal_share", "repeats_degraded", "degraded_reason"} <= cols, t
-'
+work_cols contend rcu anatomy
 ok $? "the work columns are in mbbench schema (contend, rcu, anatomy)"
 
 # contend, processes mode, C=1: its spinner is on CPU 1 with the hog.

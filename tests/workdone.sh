@@ -7,41 +7,16 @@
 # until the point has its repeats. A sleeping target expects no IPI; an
 # oversubscribed point is marked with its shares, never degraded.
 . "${top_srcdir:-.}/tests/lib.sh"
-need_python
-need_cpus 2 "needs 2 CPUs: the target spins on a CPU besides the caller's"
-
-MECH=membarrier-private-expedited
-"$MBBENCH" list --format csv | awk -F, -v m="$MECH" '$1 == m && $2 == 1 { f = 1 } END { exit !f }' || {
-	echo "1..0 # SKIP $MECH is not available here"
-	exit 0
-}
-[ -r /proc/self/schedstat ] || {
-	echo "1..0 # SKIP /proc/PID/schedstat is missing (a kernel without CONFIG_SCHED_INFO)"
-	exit 0
-}
+. "${top_srcdir:-.}/tests/workdone-lib.sh"
 plan 10
 
-# A busy loop on CPU 1 (where calls puts the target at T=2, compact), for
-# at most 30 s whatever happens to this test.
-hog() { # SECONDS
-	taskset -c 1 timeout "$1" sh -c 'while :; do :; done' &
-	hog_pid=$!
-}
 cells() { # FILE COLUMN...: the first row's cells into c1, c2, ... (empty ones kept)
 	IFS='|' read -r c1 c2 c3 c4 <<EOF_CELLS
 $(csv_cols "$@" | head -n 1 | tr '\t' '|')
 EOF_CELLS
 }
-trap 'kill $hog_pid 2>/dev/null; rm -rf "$TMP"' EXIT
 
-"$MBBENCH" schema --format json | "$PY" -c '
-import json, sys
-s = json.load(sys.stdin)
-tables = {t["name"]: t for t in s["tables"]} if isinstance(s.get("tables"), list) else s["tables"]
-for t in ("calls", "latency", "distance"):
-    cols = {c["name"] for c in tables[t]["columns"]}
-    assert {"ipis_per_barrier", "target_oncpu_share", "steal_share", "repeats_degraded", "degraded_reason"} <= cols, t
-'
+work_cols calls latency distance
 ok $? "the work columns are in mbbench schema (calls, latency, distance)"
 
 # 1. The hog for the whole run: every repeat degraded.
