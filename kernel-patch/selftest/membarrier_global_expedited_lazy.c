@@ -84,7 +84,7 @@ struct result {
 };
 
 static int cpu_a, cpu_b;
-static long nr_barriers = 2000;
+static long nr_barriers = 1000;
 static int stop_spinning;
 static int spinning;
 
