@@ -35,7 +35,9 @@
  * The test pins only its own threads. Another task that runs on CPU B
  * between the steps of a case can replace the lazy mm and hide the bug
  * (a pass on an affected kernel), never fail a kernel that is not
- * affected. It skips (KSFT_SKIP) when not run as root, when membarrier
+ * affected: so the steps follow each other closely, and each attempt
+ * starts DRAIN_MS after the test's last output, so that a runner's
+ * pipeline reading it has run and gone back to sleep. It skips (KSFT_SKIP) when not run as root, when membarrier
  * or GLOBAL_EXPEDITED is not available, with fewer than two CPUs to run
  * on, without a function call IPI row in /proc/interrupts, and when the
  * control does not reach CPU B: then the counts cannot tell.
@@ -59,6 +61,8 @@
 
 #define PASS_MIN 0.75
 #define ATTEMPTS 3
+#define SETTLE_MS 10	/* for a thread to exit, a CPU to go idle */
+#define DRAIN_MS 200	/* for the readers of our output to go to sleep */
 
 enum {
 	CASE_CONTROL,
@@ -250,27 +254,30 @@ static int setup_case(int which, pthread_t *spinner, int wake[2],
 					 cpu_b, cpu_a);
 		break;
 	}
-	/* Let CPU B go idle with the mm kept lazily. */
-	sleep_ms(100);
+	/*
+	 * CPU B idles with the mm kept lazily. The waits below are short:
+	 * another task that runs on B in the meantime replaces the lazy mm.
+	 */
+	sleep_ms(SETTLE_MS);
 	if (which == CASE_A_MULTI) {
 		if (pipe(wake) ||
 		    pthread_create(sleeper, NULL, sleep_on_a, &wake[0]))
 			return set_error(res, "cannot start the sleeping thread");
-		sleep_ms(50);
+		sleep_ms(SETTLE_MS);
 	}
 	if (sys_membarrier(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED, 0, 0))
 		return set_error(res, "register: %s", strerror(errno));
 	if (which == CASE_B_EXIT) {
 		if (thread_exits_on_b(res))
 			return -1;
-		sleep_ms(100);
+		sleep_ms(SETTLE_MS);
 	}
 	if (start_spinner(spinner, res))
 		return -1;
 	/* B switches from the exiting thread back to the spinner. */
 	if (which == CASE_B_SIBLING && thread_exits_on_b(res))
 		return -1;
-	sleep_ms(50);
+	sleep_ms(SETTLE_MS);
 	return 0;
 }
 
@@ -333,7 +340,12 @@ static void judge_case(int which, struct result *best, struct result *scratch)
 		pid_t pid;
 
 		memset(scratch, 0, sizeof(*scratch));
+		/*
+		 * Whatever reads this output (a test runner's pipeline) runs
+		 * now, not on CPU B in the middle of the case.
+		 */
 		fflush(stdout);
+		sleep_ms(DRAIN_MS);
 		pid = fork();
 		if (pid < 0)
 			ksft_exit_fail_msg("fork: %s\n", strerror(errno));
