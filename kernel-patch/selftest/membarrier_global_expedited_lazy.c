@@ -37,9 +37,11 @@
  * (a pass on an affected kernel), never fail a kernel that is not
  * affected: so the steps follow each other closely, and each attempt
  * starts DRAIN_MS after the test's last output, so that a runner's
- * pipeline reading it has run and gone back to sleep. It skips (KSFT_SKIP) when not run as root, when membarrier
- * or GLOBAL_EXPEDITED is not available, with fewer than two CPUs to run
- * on, without a function call IPI row in /proc/interrupts, and when the
+ * pipeline reading it has run and gone back to sleep.
+ *
+ * It skips (KSFT_SKIP) when not run as root, when membarrier or
+ * GLOBAL_EXPEDITED is not available, with fewer than two CPUs to run on,
+ * without a function call IPI row in /proc/interrupts, and when the
  * control does not reach CPU B: then the counts cannot tell.
  */
 #define _GNU_SOURCE
