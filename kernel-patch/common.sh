@@ -26,7 +26,9 @@ kp_sources() {
 # kp_select SOURCE VARIANT: set the paths of one kernel. SOURCE is a
 # directory of kernel-patch/ with a VERSION file; VARIANT is fixed (the
 # seed series, then the fixes in fixes/series), unfixed (the seed series
-# only) or percpu-mutex (fixed, then percpu-mutex/series). Variants share
+# only), percpu-mutex (fixed, then percpu-mutex/series) or alt-fix (the
+# seed series, then fixes/alt/series: the other form of the fix, for an
+# A/B of the two; fix-forms-ab.sh). Variants share
 # the source and build trees, and keep their own bzImage and stamp, so
 # switching between them rebuilds only what their patches touch.
 kp_select() {
@@ -37,13 +39,14 @@ kp_select() {
 	[ -f "$SOURCE_DIR/VERSION" ] ||
 		die "unknown kernel source '$1' (known: $(kp_sources | paste -sd' '); set --source or KERNEL_SOURCE)"
 	case $2 in
-	fixed | unfixed | percpu-mutex) ;;
-	*) die "unknown kernel variant '$2' (use fixed, unfixed or percpu-mutex; set --variant or KERNEL_VARIANT)" ;;
+	fixed | unfixed | percpu-mutex | alt-fix) ;;
+	*) die "unknown kernel variant '$2' (use fixed, unfixed, percpu-mutex or alt-fix; set --variant or KERNEL_VARIANT)" ;;
 	esac
 	KERNEL_SOURCE=$1
 	KERNEL_VARIANT=$2
 	FIXES_DIR=$KP_DIR/fixes
 	[ ! -f "$SOURCE_DIR/fixes/series" ] || FIXES_DIR=$SOURCE_DIR/fixes
+	ALT_DIR=$FIXES_DIR/alt
 	PERCPU_DIR=$KP_DIR/percpu-mutex
 	[ ! -f "$SOURCE_DIR/percpu-mutex/series" ] || PERCPU_DIR=$SOURCE_DIR/percpu-mutex
 	CONFIG_FRAGMENT=$KP_DIR/config-fragment
@@ -150,11 +153,16 @@ series_in() {
 }
 
 # Every patch build-kernel may apply to the selected source: the seed
-# series, then the fixes, then percpu-mutex/, whatever the variant.
+# series, then the fixes, then fixes/alt/, then percpu-mutex/, whatever
+# the variant (fixes/alt/ changes other files than fixes/ and
+# percpu-mutex/, so they apply one after the other).
 all_patches() {
 	seed_patches
 	if [ -f "$FIXES_DIR/series" ]; then
 		series_in "$FIXES_DIR"
+	fi
+	if [ -f "$ALT_DIR/series" ]; then
+		series_in "$ALT_DIR"
 	fi
 	if [ -f "$PERCPU_DIR/series" ]; then
 		series_in "$PERCPU_DIR"
@@ -174,15 +182,71 @@ seed_patches() {
 }
 
 # Every patch of the selected kernel, in order: the seed series, then the
-# fixes unless the variant is unfixed, then percpu-mutex/ for that variant.
+# fixes unless the variant is unfixed or alt-fix (which takes fixes/alt/
+# instead), then percpu-mutex/ for that variant.
 series_patches() {
 	seed_patches
-	if [ "$KERNEL_VARIANT" != unfixed ] && [ -f "$FIXES_DIR/series" ]; then
-		series_in "$FIXES_DIR"
-	fi
+	case $KERNEL_VARIANT in
+	unfixed) ;;
+	alt-fix) [ ! -f "$ALT_DIR/series" ] || series_in "$ALT_DIR" ;;
+	*) [ ! -f "$FIXES_DIR/series" ] || series_in "$FIXES_DIR" ;;
+	esac
 	if [ "$KERNEL_VARIANT" = percpu-mutex ] && [ -f "$PERCPU_DIR/series" ]; then
 		series_in "$PERCPU_DIR"
 	fi
+}
+
+# ctxsw_compare A B FILE_A FILE_B: ctxsw.c's REPEAT lines of two kernels
+# (or of several boots each, concatenated): mean +- 95% CI (Student's t)
+# of each, and B - A with Welch's CI, as TAP comments. Fails with too
+# few valid repeats.
+ctxsw_compare() {
+	awk -v a="$1" -v b="$2" '
+	function t95(df) {
+		if (df < 1) return -1
+		if (df <= 30) return T[int(df)]
+		if (df <= 40) return 2.021
+		if (df <= 60) return 2.000
+		if (df <= 120) return 1.980
+		return 1.960
+	}
+	BEGIN {
+		split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", T, " ")
+	}
+	/^REPEAT / {
+		k = (FILENAME == ARGV[1]) ? 1 : 2
+		v = $3; sub(/^ns_per_switch=/, "", v)
+		if (v + 0 <= 0) bad = 1
+		n[k]++; x[k, n[k]] = v + 0; sum[k] += v
+	}
+	END {
+		if (bad || n[1] < 2 || n[2] < 2) { print "# ctxsw: too few valid repeats"; exit 1 }
+		for (k = 1; k <= 2; k++) {
+			m[k] = sum[k] / n[k]; ss = 0
+			for (i = 1; i <= n[k]; i++) ss += (x[k, i] - m[k]) ^ 2
+			var[k] = ss / (n[k] - 1); se2[k] = var[k] / n[k]
+			ci[k] = t95(n[k] - 1) * sqrt(se2[k])
+		}
+		d = m[2] - m[1]; se = sqrt(se2[1] + se2[2])
+		df = se ^ 4 / (se2[1] ^ 2 / (n[1] - 1) + se2[2] ^ 2 / (n[2] - 1))
+		dci = t95(int(df)) * se
+		printf "# ns per switch: %s %.1f +- %.1f (n=%d), %s %.1f +- %.1f (n=%d), 95%% CI\n", a, m[1], ci[1], n[1], b, m[2], ci[2], n[2]
+		printf "# %s - %s: %+.1f +- %.1f ns per switch (Welch, df %.1f), %+.1f%% +- %.1f%% of %s; %s\n", b, a, d, dci, df, 100 * d / m[1], 100 * dci / m[1], a, (d - dci > 0 || d + dci < 0) ? "the interval excludes 0" : "the interval includes 0"
+	}' "$3" "$4"
+}
+
+# with_signoff PATCH: the patch on stdout with a Signed-off-by: line of
+# its From: added after the message when it has none, for checkpatch
+# only. The patches carry none: the sender adds their own.
+with_signoff() {
+	awk 'NR == 1 { inhdr = 1 }
+	inhdr && /^From: / { from = substr($0, 7); cont = 1; print; next }
+	inhdr && cont && /^ / { from = from $0; print; next }
+	{ cont = 0 }
+	inhdr && /^$/ { inhdr = 0 }
+	/^Signed-off-by: / { sob = 1 }
+	!done && !inhdr && /^---$/ { if (!sob) print "Signed-off-by: " from; done = 1 }
+	{ print }' "$1"
 }
 
 kp_select "${KERNEL_SOURCE:-6.1}" "${KERNEL_VARIANT:-fixed}"

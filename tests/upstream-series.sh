@@ -4,10 +4,16 @@
 # a cover letter, the fix (0001) and a kselftest (0002). Checked here
 # without building a kernel:
 #
-#   - the cover letter is a [PATCH 0/2] with To: and Cc:, and 0001 and
-#     0002 carry no address but the placeholder author's and lists';
+#   - the cover letter is a [PATCH 0/2] with To: and Cc: and names its
+#     base-commit, and 0001 and 0002 carry no address but the neutral
+#     From: (which the sender replaces) and lists';
+#   - no patch of the series or of fixes/ carries a Signed-off-by: (a
+#     DCO line is the sender's own to add);
 #   - 0001 makes the same change as kernel-patch/fixes/ (they must not
 #     drift apart);
+#   - the registration-order advice that does not work (path B defeats
+#     registering late, path A through the main thread registering
+#     early) is nowhere in kernel-patch/;
 #   - for each of Debian's linux-source-6.1 and linux-source-6.12 that is
 #     installed: the files the series touches (and checkpatch.pl with its
 #     data files, and kselftest.h) are extracted by name from the tarball
@@ -16,8 +22,10 @@
 #     `scripts/checkpatch.pl --strict --no-tree` passes each patch, and
 #     the selftest compiles against that tree's kselftest.h.
 #
-# checkpatch runs with --ignore UNKNOWN_COMMIT_ID (the extracted tree has
-# no history for the Fixes: id to resolve in) and FILE_PATH_CHANGES (the
+# checkpatch runs on each patch with a Signed-off-by: of its From: added
+# for the check only (the patches carry none), with --ignore
+# UNKNOWN_COMMIT_ID (the extracted tree has no history for the Fixes:
+# ids to resolve in) and FILE_PATH_CHANGES (the
 # generic "does MAINTAINERS need updating?" on a new file; the selftest
 # directory is under KERNEL SELFTEST FRAMEWORK already); see
 # kernel-patch/upstream/README.
@@ -58,7 +66,7 @@ CC=${CC:-gcc}
 cc_ok=0
 command -v "$CC" >/dev/null 2>&1 || cc_ok=1
 
-plan 13
+plan 16
 
 # 1. The cover letter.
 ok "$(head -n 12 "$COVER" | grep -q '^Subject: \[PATCH 0/2\] sched/membarrier: ' &&
@@ -69,23 +77,52 @@ ok "$(head -n 12 "$COVER" | grep -q '^Subject: \[PATCH 0/2\] sched/membarrier: '
 n=$(grep -c 'to be filled' "$COVER")
 [ "$n" = 0 ] || diag "the cover letter has $n place(s) marked 'to be filled' before it is sent"
 
-# 2. No personal address in the patches: the placeholder author and lists.
+# 2. No personal address in the patches: the neutral From: and lists.
 grep -Eho '[A-Za-z0-9._+-]+@[A-Za-z0-9-]+\.[A-Za-z0-9.-]+' "$P1" "$P2" | sort -u |
-	grep -v -x -e 'maintainers@users.noreply.a-seed-5f7f7196.example' \
+	grep -v -x -e 'series@membarrier-bench.invalid' \
 		-e 'stable@vger.kernel.org' >"$TMP/addr"
 sed 's/^/# other address: /' "$TMP/addr"
 headers() { sed '/^$/q' "$1"; }
 ok "$([ ! -s "$TMP/addr" ] && ! { headers "$P1"; headers "$P2"; } | grep -q -i '^\(To\|Cc\): '
 	echo $?)" \
-	"0001 and 0002 carry no To:/Cc: headers and no address but the placeholder and lists"
+	"0001 and 0002 carry no To:/Cc: headers and no address but the neutral From: and lists"
 
-# 3. 0001 and fixes/ make the same change: the same hunks, context and
+# 3. No Signed-off-by: anywhere in the series or the fixes, and the cover
+# letter names the commit the series is based on.
+grep -l '^Signed-off-by:' "$COVER" "$P1" "$P2" "$FIXES"/*.patch "$FIXES"/alt/*.patch \
+	2>/dev/null | sed 's/^/# has a Signed-off-by: /' >"$TMP/sob"
+cat "$TMP/sob"
+ok "$([ ! -s "$TMP/sob" ]; echo $?)" "no Signed-off-by: in upstream/ and fixes/ (the sender adds theirs)"
+base=$(sed -n 's/^base-commit: \([0-9a-f]\{40\}\)$/\1/p' "$COVER")
+diag "base-commit: ${base:-none}"
+ok "$([ -n "$base" ]; echo $?)" "the cover letter names its base-commit"
+
+# 4. The registration-order advice that does not work is gone.
+grep -rn -i -E 'register(ing)? GLOBAL_EXPEDITED after|before any thread|Registering while the other threads already run|after the process.s threads exist' \
+	"${top_srcdir:-.}/kernel-patch" >"$TMP/advice"
+sed 's/^/# old advice: /' "$TMP/advice"
+ok "$([ ! -s "$TMP/advice" ]; echo $?)" "kernel-patch/ gives no registration-order workaround"
+
+# 5. 0001 and fixes/ make the same change: the same hunks, context and
 # all, wherever in the file they land (the @@ lines name the place).
 diff_lines() { sed -n '/^@@/,/^-- $/p' "$1" | grep -v -e '^@@' -e '^-- $'; }
 diff_lines "$P1" >"$TMP/up"
 diff_lines "$FIXES/0001-sched-membarrier-Update-rq-membarrier_state.patch" >"$TMP/fix"
 ok "$([ -s "$TMP/up" ] && cmp -s "$TMP/up" "$TMP/fix"; echo $?)" \
 	"0001 makes the same change as fixes/0001"
+
+# with_signoff PATCH: the patch with a Signed-off-by: of its From: added
+# after the message, for checkpatch only (as kernel-patch/common.sh does).
+with_signoff() {
+	awk 'NR == 1 { inhdr = 1 }
+	inhdr && /^From: / { from = substr($0, 7); cont = 1; print; next }
+	inhdr && cont && /^ / { from = from $0; print; next }
+	{ cont = 0 }
+	inhdr && /^$/ { inhdr = 0 }
+	/^Signed-off-by: / { sob = 1 }
+	!done && !inhdr && /^---$/ { if (!sob) print "Signed-off-by: " from; done = 1 }
+	{ print }' "$1"
+}
 
 # Files the series changes that exist before it (a new file is --- /dev/null).
 touched=$(sed -n 's|^--- a/||p' "$P1" "$P2" | sort -u)
@@ -115,7 +152,7 @@ done
 # shellcheck disable=SC2086
 wait $pids
 
-# check_version V: tests 4-8 on linux-source-V.
+# check_version V: tests 6-10 on linux-source-V.
 check_version() {
 	v=$1
 	tarball=$SRC/linux-source-$v.tar.xz
@@ -131,7 +168,7 @@ check_version() {
 		;;
 	esac
 
-	# 4. Extracted (above), and committed as the base.
+	# 6. Extracted (above), and committed as the base.
 	rc=$(cat "$TMP/x-$v.rc")
 	diag "$v: extracted $(cat "$TMP/x-$v.time")"
 	sed "s/^/# /" "$TMP/x-$v.err"
@@ -144,7 +181,7 @@ check_version() {
 	fi
 	ok "$rc" "$v: the files the series touches extract from $tarball"
 
-	# 5. git am, and the new test is built and ignored like its neighbours.
+	# 7. git am, and the new test is built and ignored like its neighbours.
 	rc=1
 	if [ -d "$tree/.git" ]; then
 		git -C "$tree" -c user.name=test -c user.email=test@localhost \
@@ -160,15 +197,16 @@ check_version() {
 			"$tree/tools/testing/selftests/membarrier/.gitignore"; echo $?)" \
 		"$v: git am applies 0001 and 0002; the test is in TEST_GEN_PROGS and .gitignore"
 
-	# 6, 7. checkpatch --strict from the same tree.
+	# 8, 9. checkpatch --strict from the same tree, with a sign-off added
+	# for the check only.
 	for p in "$P1" "$P2"; do
 		name=$(basename "$p" | cut -c1-4)
 		if [ ! -f "$tree/scripts/checkpatch.pl" ]; then
 			skip "$v: checkpatch $name: no scripts/checkpatch.pl extracted"
 			continue
 		fi
-		(cd "$tree" && perl scripts/checkpatch.pl --strict --no-tree \
-			--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "$p") >"$TMP/cp" 2>&1
+		with_signoff "$p" | (cd "$tree" && perl scripts/checkpatch.pl --strict --no-tree \
+			--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES -) >"$TMP/cp" 2>&1
 		rc=$?
 		if [ $rc = 0 ]; then
 			sed -n "s/^total: /# $v $name: total: /p" "$TMP/cp"
@@ -179,7 +217,7 @@ check_version() {
 			"$v: checkpatch.pl --strict: 0 errors, 0 warnings, 0 checks on $name"
 	done
 
-	# 8. The selftest compiles against this tree's kselftest.h.
+	# 10. The selftest compiles against this tree's kselftest.h.
 	if [ $cc_ok != 0 ]; then
 		skip "$v: selftest compiles: $CC not found (apt-get install gcc)"
 	elif [ ! -f "$tree/$SELFTEST" ]; then
