@@ -136,4 +136,8 @@ double anatomy_cost(const struct preset *p, const struct plan_host *h,
 		    const struct mechanism *m);
 void anatomy_options(FILE *f, const struct preset *p, const struct plan_host *h);
 
+/* anatomy's tables (anatomy-cols.c). */
+struct table_schema;
+extern const struct table_schema anatomy_table, anatomy_phases_table;
+
 #endif
