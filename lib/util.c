@@ -206,30 +206,35 @@ static int parse_one_int(const char *s, const char *e, int min, int max, int *ou
 	return 0;
 }
 
-static int cmp_int(const void *a, const void *b)
+static int cmp_pair(const void *a, const void *b)
 {
-	int x = *(const int *)a, y = *(const int *)b;
+	const int *x = a, *y = b;
 
-	return (x > y) - (x < y);
+	return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
 }
 
-/* A value the list holds twice, in *dup; 0 when each is there once. */
-static int list_has_dup(const int *v, int n, int *dup)
+/* Keep each value of v[0..n) once, where it first appears; the new count. */
+static int list_merge(int *v, int n)
 {
-	int *s = xmalloc((size_t)n * sizeof(*s)), found = 0;
+	int *p = xmalloc((size_t)n * 2 * sizeof(*p)), *keep = xcalloc((size_t)n, sizeof(*keep)), k = 0;
 
-	memcpy(s, v, (size_t)n * sizeof(*s));
-	qsort(s, (size_t)n, sizeof(*s), cmp_int);
-	for (int i = 1; i < n && !found; i++)
-		if (s[i] == s[i - 1]) {
-			*dup = s[i];
-			found = 1;
-		}
-	free(s);
-	return found;
+	for (int i = 0; i < n; i++) {
+		p[2 * i] = v[i];
+		p[2 * i + 1] = i;
+	}
+	qsort(p, (size_t)n, 2 * sizeof(*p), cmp_pair);
+	for (int i = 0; i < n; i++)
+		if (!i || p[2 * i] != p[2 * i - 2])
+			keep[p[2 * i + 1]] = 1;
+	for (int i = 0; i < n; i++)
+		if (keep[i])
+			v[k++] = v[i];
+	free(p);
+	free(keep);
+	return k;
 }
 
-static int int_list(const char *s, int min, int max, int **out, int *n, int *dup)
+static int int_list(const char *s, int min, int max, int **out, int *n, int merge)
 {
 	int *v = NULL, cnt = 0, cap = 0;
 
@@ -265,12 +270,8 @@ static int int_list(const char *s, int min, int max, int **out, int *n, int *dup
 		if (!*s)
 			goto bad;
 	}
-	if (dup && list_has_dup(v, cnt, dup)) {
-		free(v);
-		return -2;
-	}
 	*out = v;
-	*n = cnt;
+	*n = merge ? list_merge(v, cnt) : cnt;
 	return 0;
 bad:
 	free(v);
@@ -279,12 +280,12 @@ bad:
 
 int parse_int_list(const char *s, int min, int max, int **out, int *n)
 {
-	return int_list(s, min, max, out, n, NULL);
+	return int_list(s, min, max, out, n, 0);
 }
 
-int parse_int_set(const char *s, int min, int max, int **out, int *n, int *dup)
+int parse_int_set(const char *s, int min, int max, int **out, int *n)
 {
-	return int_list(s, min, max, out, n, dup);
+	return int_list(s, min, max, out, n, 1);
 }
 
 void utc_now(char *buf, size_t len)
