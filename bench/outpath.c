@@ -60,19 +60,29 @@ static void check_name_length(const char *opt, const char *path, size_t extra, s
 	size_t len = strlen(path), n = 0;
 
 	if (len + extra >= PATH_MAX)
-		die("%s: the path is %zu characters long (at most %zu here)", opt, len,
+		die("%s: the path is %zu characters long (at most %zu here): choose a shorter one", opt, len,
 			  (size_t)PATH_MAX - 1 - extra);
 	while (*p) {
 		n = strcspn(p, "/");
 		if (n > NAME_MAX)
-			die("%s: a name in the path is %zu characters long (at most %d)",
+			die("%s: a name in the path is %zu characters long (at most %d): choose a shorter one",
 				  opt, n, NAME_MAX);
 		p += n + (p[n] == '/');
 	}
 	/* n: the last name (0 after a trailing slash). */
 	if (n && n + last > NAME_MAX)
-		die("%s: the last name in the path is %zu characters long (at most %zu, to leave room for the temporary name)",
+		die("%s: the last name in the path is %zu characters long (at most %zu, to leave room for the temporary name): choose a shorter one",
 			  opt, n, (size_t)NAME_MAX - last);
+}
+
+/* A path on a pseudo-filesystem is bad input, named before any write. */
+static void check_pseudo(const char *opt, const char *path)
+{
+	const char *fs = pseudo_fs(path);
+
+	if (fs)
+		die("%s %s is in %s, which holds no results (choose a path on a disk, e.g. under results/)",
+			  opt, path, fs);
 }
 
 static void check_parent(const char *opt, const char *path)
@@ -144,6 +154,7 @@ char *check_output_file(const char *opt, const char *path, int force)
 	if (!*path)
 		die("%s needs a file name", opt);
 	check_name_length(opt, path, TMP_SUFFIX, TMP_SUFFIX);
+	check_pseudo(opt, path);
 	real = resolve_link(opt, path, 0);
 	if (strcmp(real, path))
 		check_name_length(opt, real, TMP_SUFFIX, TMP_SUFFIX);
@@ -201,6 +212,7 @@ char *check_output_dir(const char *opt, const char *path, int force, const char 
 	if (!*path)
 		die("%s needs a directory name", opt);
 	check_name_length(opt, path, inside, 0);
+	check_pseudo(opt, path);
 	real = resolve_link(opt, path, 1);
 	if (strcmp(real, path))
 		check_name_length(opt, real, inside, 0);

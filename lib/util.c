@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -411,4 +412,62 @@ char *path_join(const char *dir, const char *name)
 
 	snprintf(p, n, "%s/%s", dir, name);
 	return p;
+}
+
+/*
+ * The kernel's file systems that hold no files of ours: a write there fails
+ * halfway (ENOENT from /proc), or worse succeeds (a directory made in a
+ * cgroup file system is a cgroup). By statfs(2) f_type, from linux/magic.h.
+ */
+static const struct {
+	long magic;
+	const char *name;
+} pseudo[] = {
+	{ 0x9fa0, "proc" }, { 0x62656572, "sysfs" }, { 0x64626720, "debugfs" },
+	{ 0x74726163, "tracefs" }, { 0x27e0eb, "cgroup" }, { 0x63677270, "cgroup2" },
+	{ 0x73636673, "securityfs" }, { 0x6165676c, "pstore" }, { (long)0xcafe4a11, "bpf" },
+	{ 0x62656570, "configfs" }, { 0x1cd1, "devpts" }, { (long)0xde5e81e4, "efivarfs" },
+	{ 0x42494e4d, "binfmt_misc" }, { 0x65735543, "fusectl" }, { 0x19800202, "mqueue" },
+	{ 0x6e736673, "nsfs" }, { (long)0xf97cff8c, "selinuxfs" },
+};
+
+const char *pseudo_fs(const char *path)
+{
+	static char where[64];
+	char *p = path[0] == '/' ? xstrdup(path) : NULL, *real = NULL, *slash;
+	struct statfs sf;
+	const char *top[] = { "/proc", "/sys", "/dev" };
+
+	if (!p) {
+		char *cwd = getcwd(NULL, 0);
+
+		if (!cwd)
+			return NULL;
+		p = path_join(cwd, path);
+		free(cwd);
+	}
+	/* The nearest part of the path that exists, its links resolved. */
+	while (!(real = realpath(p, NULL)) && (slash = strrchr(p, '/')) && slash != p)
+		*slash = '\0';
+	if (!real)
+		real = xstrdup("/");
+	free(p);
+	for (size_t i = 0; i < sizeof(top) / sizeof(top[0]); i++) {
+		size_t n = strlen(top[i]);
+
+		if (!strncmp(real, top[i], n) && (!real[n] || real[n] == '/') &&
+		    strncmp(real, "/dev/shm", 8)) {
+			free(real);
+			return top[i];
+		}
+	}
+	if (!statfs(real, &sf))
+		for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
+			if ((long)sf.f_type == pseudo[i].magic) {
+				snprintf(where, sizeof(where), "a %s file system", pseudo[i].name);
+				free(real);
+				return where;
+			}
+	free(real);
+	return NULL;
 }

@@ -80,5 +80,11 @@ int atomic_rename(struct atomic_file *af);
 void atomic_abort(struct atomic_file *af);	/* close + unlink */
 
 char *path_join(const char *dir, const char *name);
+/*
+ * Where path (or its nearest existing parent) is one of the kernel's
+ * pseudo-filesystems: "/proc", "/sys", "/dev" (not /dev/shm) or "a sysfs
+ * file system" and its kind wherever mounted; NULL for a real one.
+ */
+const char *pseudo_fs(const char *path);
 
 #endif
