@@ -13,8 +13,6 @@ plan 30
 # Absolute: the cases run from their own directories.
 MBBENCH=$(cd "$(dirname "$MBBENCH")" && pwd)/$(basename "$MBBENCH")
 SWEEP="$MBBENCH sweep --quick"
-mounted=
-trap 'for m in $mounted; do umount "$m" 2>/dev/null; done; rm -rf "$TMP"' EXIT
 
 # bad NAME ARGS...: sweep ARGS from an empty directory: exit 2, one line
 # naming WORD ($want), nothing created.
@@ -181,7 +179,6 @@ ok $? "^C while report.md is written: exit $rc, int.incomplete kept and marked i
 # 21-28. A full disk while finishing (root: a small tmpfs).
 mkdir "$TMP/fs"
 if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=4m tmpfs "$TMP/fs" 2>/dev/null; then
-	mounted="$TMP/fs"
 	fill='cat /dev/zero >"'$TMP/fs'/filler" 2>/dev/null'
 	for step in plot report; do
 		rm -rf "$TMP/fs/"*
@@ -212,9 +209,7 @@ if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=4m tmpfs "$TMP/fs" 2>/dev/null
 	# A whole sweep on a disk with room for the points, not for the figures.
 	rm -rf "$TMP/fs/"*
 	umount "$TMP/fs"
-	mounted=
 	if mount -t tmpfs -o size=360k tmpfs "$TMP/fs" 2>/dev/null; then
-		mounted="$TMP/fs"
 		$SWEEP --mechanism null,fence --output "$TMP/fs/run" >"$TMP/fs-run.out" 2>"$TMP/fs-run.err"
 		rc=$?
 		if [ -s "$TMP/fs/run/report.md" ]; then
@@ -224,7 +219,6 @@ if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=4m tmpfs "$TMP/fs" 2>/dev/null
 		fi
 		ok $? "a sweep on a 360 KB disk: exit $rc, finished only with every file: $(grep -v '^#' "$TMP/fs-run.err" | head -n 1)"
 		umount "$TMP/fs"
-		mounted=
 	else
 		skip "a sweep on a 360 KB disk: cannot mount a tmpfs"
 	fi

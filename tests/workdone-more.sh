@@ -24,7 +24,7 @@ hog() { # SECONDS: a busy loop on CPU 1, the target's (or reader's) CPU
 	taskset -c 1 timeout "$1" sh -c 'while :; do :; done' &
 	hog_pid=$!
 }
-trap 'kill $hog_pid 2>/dev/null; rm -rf "$TMP"' EXIT
+trap 'kill $hog_pid 2>/dev/null; release_tree "$TMP"' EXIT
 # FILE: 0 when every row is degraded, with its reason and no figure (COLUMN)
 all_degraded() { # FILE FIGURE-COLUMN
 	"$PY" - "$1" "$2" <<'PY'

@@ -32,7 +32,7 @@ cells() { # FILE COLUMN...: the first row's cells into c1, c2, ... (empty ones k
 $(csv_cols "$@" | head -n 1 | tr '\t' '|')
 EOF_CELLS
 }
-trap 'kill $hog_pid 2>/dev/null; rm -rf "$TMP"' EXIT
+trap 'kill $hog_pid 2>/dev/null; release_tree "$TMP"' EXIT
 
 "$MBBENCH" schema --format json | "$PY" -c '
 import json, sys
