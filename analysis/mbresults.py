@@ -714,6 +714,18 @@ def pseudo_fs(path):
     return f"a {name} file system" if name else None
 
 
+def usable_tmpdir():
+    """$TMPDIR when it is a directory this process may write in, else /tmp
+    (unset, empty or missing: the helpers just work, as mktemp's users do
+    with bench/common.sh's fallback). It is exported for the children."""
+    t = os.environ.get("TMPDIR", "")
+    if not (t.startswith("/") and os.path.isdir(t) and os.access(t, os.W_OK | os.X_OK)):
+        t = os.environ["TMPDIR"] = "/tmp"
+        import tempfile
+        tempfile.tempdir = None	# gettempdir() looks again
+    return t
+
+
 def check_pseudo(flag, path):
     """UsageError when path is on a pseudo-filesystem: nothing is written."""
     fs = pseudo_fs(path)

@@ -7,6 +7,10 @@
 
 LC_ALL=C
 export LC_ALL
+# An unset, empty or missing TMPDIR (or one this user cannot write in) is
+# /tmp, for the helper and everything it starts: it just works.
+case ${TMPDIR:-} in /*) [ -d "$TMPDIR" ] && [ -w "$TMPDIR" ] && [ -x "$TMPDIR" ] || TMPDIR=/tmp ;; *) TMPDIR=/tmp ;; esac
+export TMPDIR
 
 die() {
 	printf '%s\n' "$PROG: $*" >&2
