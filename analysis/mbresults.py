@@ -759,6 +759,8 @@ def check_output(path):
     except FileNotFoundError:
         return
     except OSError as e:
+        if e.errno in ENV_ERRNOS:	# the machine's fault: exit 1
+            raise EnvError(f"cannot write {path}: {e.strerror}")
         raise UsageError(f"cannot write {path}: {e.strerror}")
     if not stat.S_ISREG(st.st_mode):
         raise UsageError(f"{path} exists and is not a regular file (give a file name to write)")

@@ -45,6 +45,10 @@ static int dir_writable(const char *dir)
 		close(fd);
 		unlink(probe);
 	}
+	/* Out of descriptors, memory or space is the host's fault, not the path's. */
+	if (fd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOMEM || errno == EIO ||
+		       errno == ENOSPC || errno == EDQUOT))
+		fail("cannot create a file in %s: %s", dir, strerror(errno));
 	free(probe);
 	return fd >= 0;
 }
