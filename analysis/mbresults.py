@@ -496,8 +496,27 @@ def check_cell(path, n, table, col, v):
         raise UsageError(f"{path}:{n}: {col} is {v}, below {least}")
 
 
+# A results folder's CSV is kilobytes (a full sweep on a large host, a few
+# MB): one past this is not a sweep's, and reading it would take minutes
+# with nothing said. Above BIG_CSV each read says so on stderr first.
+MAX_CSV = 64 << 20
+BIG_CSV = 8 << 20
+
+
 def read_csv(path, table):
     """Rows of table's CSV, or UsageError naming the file and the damage."""
+    try:
+        size = os.stat(path).st_size
+    except OSError as e:
+        raise read_fault(path, e)
+    if size > MAX_CSV:
+        raise UsageError(f"{path} is {size >> 20} MB; a results folder's CSV is at most {MAX_CSV >> 20} MB "
+                         "(give a folder from mbbench sweep: this one is damaged or not a sweep's)")
+    prog = os.path.basename(sys.argv[0] if sys.argv and sys.argv[0] else "mbbench")
+    if size > BIG_CSV and not prog.endswith(".py"):	# plot-check's stderr is its answer
+        prog = prog[len("mbbench-"):] if prog.startswith("mbbench-") else prog
+        print(f"# {prog}: reading {path} ({size >> 20} MB; about {max(1, size >> 22)} s)",
+              file=sys.stderr, flush=True)
     try:
         with open(path, newline="", encoding="utf-8") as f:
             reader = csv.DictReader(f, strict=True)
