@@ -41,8 +41,16 @@ static void rcu_thread(void *arg, int i)
 	struct rcu_run *r = g->r;
 
 	pthread_barrier_wait(&g->go);
-	if (atomic_load(&r->stop))
+	if (atomic_load(&r->stop)) {
+		/*
+		 * Stopped before this thread ran (a loaded host can keep it off
+		 * its CPU for the whole duration): a writer still counts as
+		 * done, or a reader that did start waits for it for ever.
+		 */
+		if (i >= r->nreaders)
+			atomic_fetch_add(&r->writers_done, 1);
 		return;
+	}
 	if (i >= r->nreaders) {
 		r->s->writer(r, i - r->nreaders);
 		atomic_fetch_add(&r->writers_done, 1);
