@@ -160,7 +160,8 @@ static void out_add(struct out_set *s, const char *path, void (*fn)(FILE *, void
 static void out_commit(struct out_set *s)
 {
 	for (int i = 0; i < s->n; i++) {
-		const char *path = s->af[i].path;
+		/* A failed rename frees the path: the error names a copy. */
+		char *path = xstrdup(s->af[i].path);
 
 		if (atomic_rename(&s->af[i])) {
 			int e = errno;
@@ -173,6 +174,7 @@ static void out_commit(struct out_set *s)
 				    path);
 			fail("cannot rename into %s: %m", path);
 		}
+		free(path);
 	}
 	s->n = 0;
 }
