@@ -5,16 +5,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
-#include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "outpath.h"
-#include "strbuf.h"
 #include "util.h"
 
 static char *parent_dir(const char *path)
@@ -247,62 +245,43 @@ int make_output_dir(const char *path)
 }
 
 /*
- * The lock of a run's --output folder: .PREFIX.lock holding the PID, made
- * with O_EXCL once the folder is checked. A second run of the same
- * experiment into the folder while the first is alive is refused (exit 2)
- * instead of measuring for nothing and losing its files at the rename; a
- * lock whose process is gone is taken over. At exit the lock goes, and the
- * folder too if this run made it and wrote nothing into it.
+ * The lock of a run's --output folder: flock(2) on the folder itself, once
+ * it is checked. A second run into the folder while the first lives is
+ * refused (exit 2) instead of measuring for nothing and losing its files
+ * at the rename. The lock is the open folder, so it leaves no file and
+ * ends with the process, whatever ends it (SIGKILL too). At exit the
+ * folder goes if this run made it and wrote nothing into it.
  */
-static char *lock_path, *made_dir;
+static char *made_dir;
 static pid_t lock_pid;
 
 static void unlock_output_dir(void)
 {
-	if (getpid() != lock_pid)	/* a forked child's exit */
+	if (getpid() != lock_pid || !made_dir)	/* a forked child's exit */
 		return;
-	if (lock_path)
-		unlink(lock_path);
-	if (made_dir)
-		rmdir(made_dir);	/* only when empty */
-	free(lock_path);
+	rmdir(made_dir);	/* only when empty */
 	free(made_dir);
-	lock_path = made_dir = NULL;
+	made_dir = NULL;
 }
 
 void lock_output_dir(const char *opt, const char *dir, const char *prefix)
 {
-	char *name = xasprintf(".%s.lock", prefix), *path = path_join(dir, name);
+	int fd;
 
-	free(name);
 	lock_pid = getpid();
 	if (!mkdir(dir, 0777))
 		made_dir = xstrdup(dir);
 	else if (errno != EEXIST)
 		fail("cannot create %s: %s", dir, strerror(errno));
 	atexit(unlock_output_dir);
-	for (int tries = 0; tries < 3; tries++) {
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-		long pid = 0;
-		FILE *f;
-
-		if (fd >= 0) {
-			dprintf(fd, "%ld\n", (long)lock_pid);
-			close(fd);
-			lock_path = path;
-			return;
-		}
-		if (errno != EEXIST)
-			fail("cannot create %s: %s", path, strerror(errno));
-		f = fopen(path, "r");
-		if (f && fscanf(f, "%ld", &pid) != 1)
-			pid = 0;
-		if (f)
-			fclose(f);
-		if (pid > 0 && (!kill((pid_t)pid, 0) || errno == EPERM))
-			die("%s %s: another mbbench %s (pid %ld) is writing there: wait for it, or choose another folder",
-			    opt, dir, prefix, pid);
-		unlink(path);	/* its process is gone */
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		fail("cannot open %s: %s", dir, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno == EWOULDBLOCK)
+			die("%s %s: another mbbench run is writing there: wait for it, or choose another folder (mbbench %s)",
+			    opt, dir, prefix);
+		fail("cannot lock %s: %s", dir, strerror(errno));
 	}
-	fail("cannot take the lock %s", path);
+	/* fd stays open: the lock lasts as long as this process. */
 }

@@ -20,9 +20,9 @@
 char *check_output_file(const char *opt, const char *path, int force);
 char *check_output_dir(const char *opt, const char *path, int force, const char *prefix);
 /*
- * Make the checked --output folder if needed and lock it for this run (a
- * second run of the same experiment into it while this one lives is bad
- * input); at exit the lock goes, and the folder if it stayed empty.
+ * Make the checked --output folder if needed and lock it (flock) for this
+ * run: a second run into it while this one lives is bad input; at exit the
+ * folder goes if it stayed empty.
  */
 void lock_output_dir(const char *opt, const char *dir, const char *prefix);
 /* Create the directory (its parent exists): 1 if made, 0 if it was there; fail() on failure. */

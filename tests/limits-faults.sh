@@ -42,7 +42,21 @@ while read -r h; do
 done <<EOF2
 $helpers
 EOF2
-fault "rcu under prlimit --as=30 MB" "out of memory" prlimit --as=30000000 "$MBBENCH" rcu --duration 0.01
+# The experiments: whatever fits under a limit runs; what does not is
+# exit 1 with one line (out of memory, a refused thread), never 2.
+bad=
+for as in 8000000 16000000 30000000; do
+	for c in "rcu --duration 0.01" "contend --mechanism fence --duration 0.01 --repeat 1 --callers 1" \
+		"latency --mechanism null --iterations 100 --threads 2" "calls --mechanism null --iterations 100 --threads 1,2"; do
+		# shellcheck disable=SC2086
+		prlimit --as=$as "$MBBENCH" $c >/dev/null 2>"$TMP/err"
+		rc=$?
+		[ $rc -eq 0 ] || { [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]; } ||
+			bad="$bad [$as ${c%% *}: rc $rc, $(head -c 80 "$TMP/err")]"
+	done
+done
+[ -z "$bad" ]
+ok $? "rcu, contend, latency, calls under 8, 16 and 30 MB: runs, or exit 1 with one line${bad:+:$bad}"
 fault "contend under prlimit --as=8 MB (its threads refused)" "pthread_create" \
 	prlimit --as=8000000 "$MBBENCH" contend --mechanism fence --duration 0.01 --repeat 1 --callers 1
 # Enough of both: the helper runs (the limit is not mistaken for a fault).
