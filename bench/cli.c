@@ -447,9 +447,6 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 			die("%s", err);
 		placement_free(&pl);
 	}
-	/* Every option checked: only now is anything made. */
-	if (o->outdir)
-		lock_output_dir("--output", o->outdir, spec->name);
 }
 
 void opts_apply_membind(const struct opts *o)

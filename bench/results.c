@@ -19,6 +19,9 @@ void results_begin(struct results *r, const struct opts *o, struct table *points
 	r->o = o;
 	r->points = points;
 	utc_now(r->start, sizeof(r->start));
+	/* Every option checked, nothing measured yet: the folder is taken now. */
+	if (o->outdir)
+		lock_output_dir("--output", o->outdir, o->exp);
 }
 
 /* Room for one more element in *arr (of n, *cap allocated). */
