@@ -26,7 +26,7 @@ import tempfile
 
 sys.dont_write_bytecode = True  # nothing written into the install tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mbresults import AssembleError, assemble  # noqa: E402
+from mbresults import AssembleError, assemble, usable_tmpdir  # noqa: E402
 
 PROG = "sweep"
 SIGNALS = {signal.SIGINT: (130, "interrupted"), signal.SIGTERM: (143, "terminated")}
@@ -203,7 +203,7 @@ def finish(s, final, mbbench):
     last_calibration(final)
     # plot and report take finished folders only: they see this one through
     # a link with its final name, in a directory of this run's own.
-    tmpdir = os.environ.get("TMPDIR") or "/tmp"
+    tmpdir = usable_tmpdir()
     try:
         view_dir = tempfile.mkdtemp(prefix="mbbench-sweep.", dir=tmpdir)
     except OSError:

@@ -420,9 +420,43 @@ def validate_run(path, run):
         _check_envelope(path, f"points[{i}].", p)
 
 
-def load_folder(path):
+def path_too_long(path, room=0, last_room=0):
+    """Why path cannot be a name on this system (a name over NAME_MAX, the
+    last less last_room, the whole over PATH_MAX less room), or None."""
+    names = [len(os.fsencode(n)) for n in path.split("/")]
+    longest = max(names, default=0)
+    if longest > 255:
+        return f"a name in it is {longest} characters long (at most 255)"
+    if names and names[-1] + last_room > 255:
+        return f"its last name is {names[-1]} characters long (at most {255 - last_room} here)"
+    if len(os.fsencode(os.path.abspath(path))) + room > 4095:
+        return f"it is {len(os.fsencode(os.path.abspath(path)))} characters long (at most {4095 - room})"
+    return None
+
+
+def check_folder(path):
+    """A results folder given on the command line: UsageError naming the
+    fix unless it is an existing directory."""
+    if path == "":
+        raise UsageError("the results folder is '' (empty): give the path of a results folder, "
+                         "e.g. one under results/runs/ from mbbench sweep")
+    why = path_too_long(path)
+    if why:
+        raise UsageError(f"{path[:60]}...: too long a path, {why}: give a shorter one "
+                         "(move the folder, or link to it from a shorter path)")
+    if os.path.isfile(path):
+        parent = os.path.dirname(path) or "."
+        hint = parent if os.path.isfile(os.path.join(parent, "run.json")) else "a folder from mbbench sweep"
+        raise UsageError(f"{path} is a file, not a results folder: give the folder itself ({hint})")
+    if not os.path.lexists(path):
+        raise UsageError(f"{path} does not exist (give a results folder from mbbench sweep, "
+                         "e.g. one under results/runs/)")
     if not os.path.isdir(path):
-        raise UsageError(f"{path} is not a directory (give a results folder from make bench)")
+        raise UsageError(f"{path} is not a directory (give a results folder from mbbench sweep)")
+
+
+def load_folder(path):
+    check_folder(path)
     if path.rstrip("/").endswith(".incomplete"):
         raise UsageError(f"{path} is an incomplete run (the sweep is running or was killed); use a finished folder")
     run_json = os.path.join(path, "run.json")
@@ -468,8 +502,27 @@ def check_cell(path, n, table, col, v):
         raise UsageError(f"{path}:{n}: {col} is {v}, below {least}")
 
 
+# A results folder's CSV is kilobytes (a full sweep on a large host, a few
+# MB): one past this is not a sweep's, and reading it would take minutes
+# with nothing said. Above BIG_CSV each read says so on stderr first.
+MAX_CSV = 64 << 20
+BIG_CSV = 8 << 20
+
+
 def read_csv(path, table):
     """Rows of table's CSV, or UsageError naming the file and the damage."""
+    try:
+        size = os.stat(path).st_size
+    except OSError as e:
+        raise read_fault(path, e)
+    if size > MAX_CSV:
+        raise UsageError(f"{path} is {size >> 20} MB; a results folder's CSV is at most {MAX_CSV >> 20} MB "
+                         "(give a folder from mbbench sweep: this one is damaged or not a sweep's)")
+    prog = os.path.basename(sys.argv[0] if sys.argv and sys.argv[0] else "mbbench")
+    if size > BIG_CSV and not prog.endswith(".py"):	# plot-check's stderr is its answer
+        prog = prog[len("mbbench-"):] if prog.startswith("mbbench-") else prog
+        print(f"# {prog}: reading {path} ({size >> 20} MB; about {max(1, size >> 22)} s)",
+              file=sys.stderr, flush=True)
     try:
         with open(path, newline="", encoding="utf-8") as f:
             reader = csv.DictReader(f, strict=True)
@@ -662,11 +715,80 @@ def md_table(header, rows):
     return "\n".join(out)
 
 
+# The kernel's pseudo-filesystems by statfs(2) f_type (linux/magic.h): the
+# rule of pseudo_fs() in lib/util.c and check_pseudo in bench/common.sh.
+PSEUDO_FS = {0x9fa0: "proc", 0x62656572: "sysfs", 0x64626720: "debugfs", 0x74726163: "tracefs",
+             0x27e0eb: "cgroup", 0x63677270: "cgroup2", 0x73636673: "securityfs", 0x6165676c: "pstore",
+             0xcafe4a11: "bpf", 0x62656570: "configfs", 0x1cd1: "devpts", 0xde5e81e4: "efivarfs",
+             0x42494e4d: "binfmt_misc", 0x65735543: "fusectl", 0x19800202: "mqueue", 0x6e736673: "nsfs",
+             0xf97cff8c: "selinuxfs"}
+
+
+def _fs_magic(path):
+    try:
+        import ctypes
+        import ctypes.util
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        buf = ctypes.create_string_buffer(512)
+        if libc.statfs(os.fsencode(path), buf) != 0:
+            return None
+        return ctypes.c_ulong.from_buffer(buf).value & 0xffffffff
+    except (OSError, AttributeError, ImportError):
+        return None
+
+
+def pseudo_fs(path):
+    """Where path (its nearest existing part) is a pseudo-filesystem:
+    "/proc", "/sys", "/dev" (not /dev/shm) or "a sysfs file system" and its
+    kind wherever mounted; None for a real one."""
+    p = os.path.abspath(path)
+    while not os.path.lexists(p) and p != "/":
+        p = os.path.dirname(p)
+    real = os.path.realpath(p)
+    for top in ("/proc", "/sys", "/dev"):
+        if (real == top or real.startswith(top + "/")) and not real.startswith("/dev/shm"):
+            return top
+    name = PSEUDO_FS.get(_fs_magic(real))
+    return f"a {name} file system" if name else None
+
+
+def usable_tmpdir():
+    """$TMPDIR when it is a directory this process may write in, else /tmp
+    (unset, empty or missing: the helpers just work, as mktemp's users do
+    with bench/common.sh's fallback). It is exported for the children."""
+    t = os.environ.get("TMPDIR", "")
+    if not (t.startswith("/") and os.path.isdir(t) and os.access(t, os.W_OK | os.X_OK)):
+        t = os.environ["TMPDIR"] = "/tmp"
+        import tempfile
+        tempfile.tempdir = None	# gettempdir() looks again
+    return t
+
+
+def check_pseudo(flag, path):
+    """UsageError when path is on a pseudo-filesystem: nothing is written."""
+    fs = pseudo_fs(path)
+    if fs:
+        raise UsageError(f"{flag} {path} is in {fs}, which holds no results "
+                         "(choose a path on a disk, e.g. under results/)")
+
+
+def option_value(flag, value, what="a value"):
+    """An option's value from the command line: UsageError when it is
+    empty (as every helper refuses it, naming what to give)."""
+    if value == "":
+        raise UsageError(f"{flag} needs {what}, not an empty one (see --help)")
+    return value
+
+
 def check_output(path):
     """An output file name given on the command line: UsageError unless it
     can be a regular file in an existing directory."""
     if path == "":
         raise UsageError("--output needs a file name, not ''")
+    why = path_too_long(path, 32, 24)	# room for the temporary name
+    if why:
+        raise UsageError(f"--output {path[:60]}...: too long a path, {why}: choose a shorter name")
+    check_pseudo("--output", path)
     d = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(d):
         raise UsageError(f"cannot write {path}: directory {d} does not exist")
@@ -675,6 +797,8 @@ def check_output(path):
     except FileNotFoundError:
         return
     except OSError as e:
+        if e.errno in ENV_ERRNOS:	# the machine's fault: exit 1
+            raise EnvError(f"cannot write {path}: {e.strerror}")
         raise UsageError(f"cannot write {path}: {e.strerror}")
     if not stat.S_ISREG(st.st_mode):
         raise UsageError(f"{path} exists and is not a regular file (give a file name to write)")

@@ -151,16 +151,10 @@ static int opt_apply(const struct exp_opt *e, const char *arg)
 				return 0;
 			}
 		return -1;
-	case OPTK_INT_LIST: {
-		int dup, rc;
-
+	case OPTK_INT_LIST:
 		free(*(int **)e->dest);
 		*(int **)e->dest = NULL;
-		rc = parse_int_set(arg, (int)e->min, (int)e->max, (int **)e->dest, e->count, &dup);
-		if (rc == -2)
-			die("--%s '%s' gives %d twice (give each value once)", e->name, arg, dup);
-		return rc;
-	}
+		return parse_int_set(arg, (int)e->min, (int)e->max, (int **)e->dest, e->count);
 	case OPTK_CALLBACK:
 		return e->parse(arg, e->dest);
 	case OPTK_END:
@@ -203,14 +197,11 @@ static void parse_mechs(struct opts *o, const char *arg)
 /* min 0: --threads counts the threads besides the caller. */
 static void parse_threads(struct opts *o, const char *arg, int min)
 {
-	int max = min ? MAX_THREADS : MAX_THREADS - 1, dup, rc;
+	int max = min ? MAX_THREADS : MAX_THREADS - 1;
 
 	free(o->threads);
 	o->threads = NULL;
-	rc = parse_int_set(arg, min, max, &o->threads, &o->nthreads, &dup);
-	if (rc == -2)
-		die("--threads '%s' gives %d twice (give each count once)", arg, dup);
-	if (rc)
+	if (parse_int_set(arg, min, max, &o->threads, &o->nthreads))
 		die("bad --threads '%s' (use counts %d..%d like 1,2,4 or 1-8)",
 			  arg, min, max);
 }

@@ -7,6 +7,10 @@
 
 LC_ALL=C
 export LC_ALL
+# An unset, empty or missing TMPDIR (or one this user cannot write in) is
+# /tmp, for the helper and everything it starts: it just works.
+case ${TMPDIR:-} in /*) [ -d "$TMPDIR" ] && [ -w "$TMPDIR" ] && [ -x "$TMPDIR" ] || TMPDIR=/tmp ;; *) TMPDIR=/tmp ;; esac
+export TMPDIR
 
 die() {
 	printf '%s\n' "$PROG: $*" >&2
@@ -36,3 +40,47 @@ if [ "${MBB_PYTHON3:-}" = python3 ] && [ -x /usr/bin/python3 ] &&
 	/usr/bin/python3 -c 'import scipy.stats' >/dev/null 2>&1; then
 	MBB_PYTHON3=/usr/bin/python3
 fi
+
+# opt_value OPTION HINT [VALUE]: an option's value was given and is not
+# empty (an empty one would quietly mean the default), else die naming
+# what to give. Call it as: opt_value "$1" "a duration (e.g. 300)" ${2+"$2"}
+opt_value() {
+	[ $# -ge 3 ] || die "$1 needs $2 (see --help)"
+	[ -n "$3" ] || die "$1 needs $2, not an empty value (see --help)"
+}
+
+# check_pseudo OPTION PATH: die when PATH (its nearest existing part) is in
+# /proc, /sys, /dev (not /dev/shm) or on a pseudo-filesystem mounted
+# elsewhere, by statfs f_type: the rule of pseudo_fs() in lib/util.c.
+check_pseudo() {
+	_cp=$2
+	case $_cp in /*) ;; *) _cp=$(pwd -P)/$_cp ;; esac
+	while [ -n "$_cp" ] && [ ! -e "$_cp" ] && [ ! -L "$_cp" ]; do _cp=${_cp%/*}; done
+	_cp=$(readlink -f -- "${_cp:-/}" 2>/dev/null) || _cp=/
+	_ct=${_cp#/} _ct=/${_ct%%/*}
+	case $_cp/ in /dev/shm/*) _ct= ;; esac
+	case $_ct in /proc | /sys | /dev) ;;
+	*) case $(stat -f -c %t -- "$_cp" 2>/dev/null) in
+		9fa0 | 62656572 | 64626720 | 74726163 | 27e0eb | 63677270 | 73636673 | 6165676c | \
+			cafe4a11 | 62656570 | 1cd1 | de5e81e4 | 42494e4d | 65735543 | 19800202 | \
+			6e736673 | f97cff8c) _ct="a $(stat -f -c %T -- "$_cp") file system" ;;
+		*) return 0 ;;
+		esac ;;
+	esac
+	die "$1 $2 is in $_ct, which holds no results (choose a path on a disk, e.g. under results/)"
+}
+
+# check_folder PATH: a results folder given on the command line, or die
+# naming the fix (the rule of check_folder in analysis/mbresults.py).
+check_folder() {
+	[ -n "$1" ] || die "the results folder is '' (empty): give the path of a results folder, e.g. one under results/runs/ from mbbench sweep"
+	printf '%s\n' "$1" | awk -F/ 'length($0) > 4095 { exit 1 } { for (i = 1; i <= NF; i++) if (length($i) > 255) exit 1 }' ||
+		die "$(printf '%.60s' "$1")...: too long a path: give a shorter one (move the folder, or link to it from a shorter path)"
+	if [ -f "$1" ]; then
+		_cf="a folder from mbbench sweep"
+		[ ! -f "$(dirname -- "$1")/run.json" ] || _cf=$(dirname -- "$1")
+		die "$1 is a file, not a results folder: give the folder itself ($_cf)"
+	fi
+	[ -e "$1" ] || [ -L "$1" ] || die "$1 does not exist (give a results folder from mbbench sweep, e.g. one under results/runs/)"
+	[ -d "$1" ] || die "$1 is not a directory (give a results folder from mbbench sweep)"
+}

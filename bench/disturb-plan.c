@@ -116,7 +116,13 @@ int disturb_plan(struct dplan_in *d, struct round **out, char *err, size_t len)
 				if (role == ROLE_FOREIGN_RT && cpu == 0)
 					FAIL(DPLAN_USAGE, "--roles: foreign-rt@0: an RT spinner never runs on CPU 0");
 			}
-			req[nreq++] = (struct slot){ role, cpu };
+			/* A role given twice is kept once, as every list is. */
+			int seen = 0;
+
+			for (int i = 0; i < nreq; i++)
+				seen |= req[i].role == role && req[i].cpu == cpu;
+			if (!seen)
+				req[nreq++] = (struct slot){ role, cpu };
 		}
 		free(copy);
 		copy = NULL;

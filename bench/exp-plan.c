@@ -78,13 +78,33 @@ static const struct mechanism **parse_only(const char *arg, int *n)
 
 		if (!m)
 			die("unknown mechanism '%s' (see mbbench list)", tok);
-		for (int i = 0; i < *n; i++)
+		for (int i = 0; i < *n && m; i++)
 			if (out[i] == m)
-				die("--mechanism names '%s' twice", tok);
-		out[(*n)++] = m;
+				m = NULL;	/* named twice: kept once, as --threads */
+		if (m)
+			out[(*n)++] = m;
 	}
 	free(copy);
 	return out;
+}
+
+/*
+ * A checked list of counts with each count once, where it first appears
+ * ("2,1-2" is "2,1"), as calls and contend will measure it: a point given
+ * twice is planned once.
+ */
+static char *counts_merged(const char *arg, int most)
+{
+	int *v, n;
+	char *s, *w;
+
+	if (parse_int_set(arg, 1, most, &v, &n))
+		die("bad count list '%s'", arg);
+	w = s = xmalloc((size_t)n * 6 + 1);
+	for (int i = 0; i < n; i++)
+		w += sprintf(w, "%s%d", i ? "," : "", v[i]);
+	free(v);
+	return s;
 }
 
 static void add_point(struct plan *p, int k, const struct mechanism *m)
@@ -207,6 +227,7 @@ static int exp_plan_main(int argc, char **argv)
 		{ "threads", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
+	char *threads_alloc = NULL, *callers_alloc = NULL;
 	const char *preset = NULL, *threads = NULL, *callers = NULL, *only_arg = NULL, *exps_arg = NULL;
 	const struct mechanism **only = NULL;
 	struct plan p = { .budget = 0 };
@@ -238,12 +259,14 @@ static int exp_plan_main(int argc, char **argv)
 		case 't':
 			if (plan_counts_check(optarg, 4096))
 				die("bad --threads '%s' (counts 1..4096 like 1,2,4 or 1-8)", optarg);
-			threads = optarg;
+			free(threads_alloc);
+			threads = threads_alloc = counts_merged(optarg, 4096);
 			break;
 		case 'c':
 			if (plan_counts_check(optarg, 1024))
 				die("bad --callers '%s' (counts 1..1024 like 1,2,4 or 1-8)", optarg);
-			callers = optarg;
+			free(callers_alloc);
+			callers = callers_alloc = counts_merged(optarg, 1024);
 			break;
 		case 'p':
 			if (!*optarg || strspn(optarg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789,-") !=
@@ -356,6 +379,8 @@ static int exp_plan_main(int argc, char **argv)
 	free((char *)p.host.ladder_threads);
 	free((char *)p.host.ladder_callers);
 	free(only);
+	free(threads_alloc);
+	free(callers_alloc);
 	plan_free(&p);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -95,6 +96,36 @@ static int on_path(const char *prog)
 	}
 }
 
+/*
+ * The helpers run a shell, python3 with scipy and gnuplot: below these
+ * limits they fail halfway (a traceback, "failed to map segment", a crash
+ * of gnuplot, dash unable to open its script), which is the host's limit,
+ * not bad input. Say so first, in one line, exit 1, nothing written.
+ */
+#define HELPER_MIN_FILES 64
+#define HELPER_MIN_MB 256
+
+static void check_helper_limits(const char *name)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < HELPER_MIN_FILES)
+		fail("the open-file limit is %llu (ulimit -n); mbbench %s needs at least %d: raise it (ulimit -n 1024)",
+		     (unsigned long long)rl.rlim_cur, name, HELPER_MIN_FILES);
+	for (int i = 0; i < 2; i++) {
+		int res = i ? RLIMIT_DATA : RLIMIT_AS;
+
+		if (!getrlimit(res, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+		    rl.rlim_cur < (rlim_t)HELPER_MIN_MB << 20)
+			fail("the %s limit is %llu MB (%s); mbbench %s needs at least %d MB (python3 with scipy, gnuplot): raise it",
+			     i ? "data-segment" : "address-space",
+			     (unsigned long long)(rl.rlim_cur >> 20),
+			     i ? "ulimit -d, prlimit --data" : "ulimit -v, prlimit --as", name,
+			     HELPER_MIN_MB);
+	}
+}
+
 static int run_helper(const char *name, int python, char **argv)
 {
 	char prog[64];
@@ -102,6 +133,7 @@ static int run_helper(const char *name, int python, char **argv)
 
 	snprintf(prog, sizeof(prog), "mbbench-%s", name);
 	path = helper_require(prog);
+	check_helper_limits(name);
 	if (self && setenv("MBBENCH", self, 1))
 		fail("setenv: %s", strerror(errno));
 	if (python) {

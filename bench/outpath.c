@@ -4,9 +4,11 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,6 +47,10 @@ static int dir_writable(const char *dir)
 		close(fd);
 		unlink(probe);
 	}
+	/* Out of descriptors, memory or space is the host's fault, not the path's. */
+	if (fd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOMEM || errno == EIO ||
+		       errno == ENOSPC || errno == EDQUOT))
+		fail("cannot create a file in %s: %s", dir, strerror(errno));
 	free(probe);
 	return fd >= 0;
 }
@@ -60,19 +66,29 @@ static void check_name_length(const char *opt, const char *path, size_t extra, s
 	size_t len = strlen(path), n = 0;
 
 	if (len + extra >= PATH_MAX)
-		die("%s: the path is %zu characters long (at most %zu here)", opt, len,
+		die("%s: the path is %zu characters long (at most %zu here): choose a shorter one", opt, len,
 			  (size_t)PATH_MAX - 1 - extra);
 	while (*p) {
 		n = strcspn(p, "/");
 		if (n > NAME_MAX)
-			die("%s: a name in the path is %zu characters long (at most %d)",
+			die("%s: a name in the path is %zu characters long (at most %d): choose a shorter one",
 				  opt, n, NAME_MAX);
 		p += n + (p[n] == '/');
 	}
 	/* n: the last name (0 after a trailing slash). */
 	if (n && n + last > NAME_MAX)
-		die("%s: the last name in the path is %zu characters long (at most %zu, to leave room for the temporary name)",
+		die("%s: the last name in the path is %zu characters long (at most %zu, to leave room for the temporary name): choose a shorter one",
 			  opt, n, (size_t)NAME_MAX - last);
+}
+
+/* A path on a pseudo-filesystem is bad input, named before any write. */
+static void check_pseudo(const char *opt, const char *path)
+{
+	const char *fs = pseudo_fs(path);
+
+	if (fs)
+		die("%s %s is in %s, which holds no results (choose a path on a disk, e.g. under results/)",
+			  opt, path, fs);
 }
 
 static void check_parent(const char *opt, const char *path)
@@ -144,6 +160,7 @@ char *check_output_file(const char *opt, const char *path, int force)
 	if (!*path)
 		die("%s needs a file name", opt);
 	check_name_length(opt, path, TMP_SUFFIX, TMP_SUFFIX);
+	check_pseudo(opt, path);
 	real = resolve_link(opt, path, 0);
 	if (strcmp(real, path))
 		check_name_length(opt, real, TMP_SUFFIX, TMP_SUFFIX);
@@ -201,6 +218,7 @@ char *check_output_dir(const char *opt, const char *path, int force, const char 
 	if (!*path)
 		die("%s needs a directory name", opt);
 	check_name_length(opt, path, inside, 0);
+	check_pseudo(opt, path);
 	real = resolve_link(opt, path, 1);
 	if (strcmp(real, path))
 		check_name_length(opt, real, inside, 0);
@@ -224,4 +242,46 @@ int make_output_dir(const char *path)
 	if (errno != EEXIST)
 		fail("cannot create %s: %s", path, strerror(errno));
 	return 0;
+}
+
+/*
+ * The lock of a run's --output folder: flock(2) on the folder itself, once
+ * it is checked. A second run into the folder while the first lives is
+ * refused (exit 2) instead of measuring for nothing and losing its files
+ * at the rename. The lock is the open folder, so it leaves no file and
+ * ends with the process, whatever ends it (SIGKILL too). At exit the
+ * folder goes if this run made it and wrote nothing into it.
+ */
+static char *made_dir;
+static pid_t lock_pid;
+
+static void unlock_output_dir(void)
+{
+	if (getpid() != lock_pid || !made_dir)	/* a forked child's exit */
+		return;
+	rmdir(made_dir);	/* only when empty */
+	free(made_dir);
+	made_dir = NULL;
+}
+
+void lock_output_dir(const char *opt, const char *dir, const char *prefix)
+{
+	int fd;
+
+	lock_pid = getpid();
+	if (!mkdir(dir, 0777))
+		made_dir = xstrdup(dir);
+	else if (errno != EEXIST)
+		fail("cannot create %s: %s", dir, strerror(errno));
+	atexit(unlock_output_dir);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		fail("cannot open %s: %s", dir, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno == EWOULDBLOCK)
+			die("%s %s: another mbbench run is writing there: wait for it, or choose another folder (mbbench %s)",
+			    opt, dir, prefix);
+		fail("cannot lock %s: %s", dir, strerror(errno));
+	}
+	/* fd stays open: the lock lasts as long as this process. */
 }

@@ -19,6 +19,12 @@
  */
 char *check_output_file(const char *opt, const char *path, int force);
 char *check_output_dir(const char *opt, const char *path, int force, const char *prefix);
+/*
+ * Make the checked --output folder if needed and lock it (flock) for this
+ * run: a second run into it while this one lives is bad input; at exit the
+ * folder goes if it stayed empty.
+ */
+void lock_output_dir(const char *opt, const char *dir, const char *prefix);
 /* Create the directory (its parent exists): 1 if made, 0 if it was there; fail() on failure. */
 int make_output_dir(const char *path);
 

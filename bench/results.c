@@ -19,6 +19,9 @@ void results_begin(struct results *r, const struct opts *o, struct table *points
 	r->o = o;
 	r->points = points;
 	utc_now(r->start, sizeof(r->start));
+	/* Every option checked, nothing measured yet: the folder is taken now. */
+	if (o->outdir)
+		lock_output_dir("--output", o->outdir, o->exp);
 }
 
 /* Room for one more element in *arr (of n, *cap allocated). */
@@ -160,7 +163,8 @@ static void out_add(struct out_set *s, const char *path, void (*fn)(FILE *, void
 static void out_commit(struct out_set *s)
 {
 	for (int i = 0; i < s->n; i++) {
-		const char *path = s->af[i].path;
+		/* A failed rename frees the path: the error names a copy. */
+		char *path = xstrdup(s->af[i].path);
 
 		if (atomic_rename(&s->af[i])) {
 			int e = errno;
@@ -173,6 +177,7 @@ static void out_commit(struct out_set *s)
 				    path);
 			fail("cannot rename into %s: %m", path);
 		}
+		free(path);
 	}
 	s->n = 0;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -206,30 +207,35 @@ static int parse_one_int(const char *s, const char *e, int min, int max, int *ou
 	return 0;
 }
 
-static int cmp_int(const void *a, const void *b)
+static int cmp_pair(const void *a, const void *b)
 {
-	int x = *(const int *)a, y = *(const int *)b;
+	const int *x = a, *y = b;
 
-	return (x > y) - (x < y);
+	return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
 }
 
-/* A value the list holds twice, in *dup; 0 when each is there once. */
-static int list_has_dup(const int *v, int n, int *dup)
+/* Keep each value of v[0..n) once, where it first appears; the new count. */
+static int list_merge(int *v, int n)
 {
-	int *s = xmalloc((size_t)n * sizeof(*s)), found = 0;
+	int *p = xmalloc((size_t)n * 2 * sizeof(*p)), *keep = xcalloc((size_t)n, sizeof(*keep)), k = 0;
 
-	memcpy(s, v, (size_t)n * sizeof(*s));
-	qsort(s, (size_t)n, sizeof(*s), cmp_int);
-	for (int i = 1; i < n && !found; i++)
-		if (s[i] == s[i - 1]) {
-			*dup = s[i];
-			found = 1;
-		}
-	free(s);
-	return found;
+	for (int i = 0; i < n; i++) {
+		p[2 * i] = v[i];
+		p[2 * i + 1] = i;
+	}
+	qsort(p, (size_t)n, 2 * sizeof(*p), cmp_pair);
+	for (int i = 0; i < n; i++)
+		if (!i || p[2 * i] != p[2 * i - 2])
+			keep[p[2 * i + 1]] = 1;
+	for (int i = 0; i < n; i++)
+		if (keep[i])
+			v[k++] = v[i];
+	free(p);
+	free(keep);
+	return k;
 }
 
-static int int_list(const char *s, int min, int max, int **out, int *n, int *dup)
+static int int_list(const char *s, int min, int max, int **out, int *n, int merge)
 {
 	int *v = NULL, cnt = 0, cap = 0;
 
@@ -265,12 +271,8 @@ static int int_list(const char *s, int min, int max, int **out, int *n, int *dup
 		if (!*s)
 			goto bad;
 	}
-	if (dup && list_has_dup(v, cnt, dup)) {
-		free(v);
-		return -2;
-	}
 	*out = v;
-	*n = cnt;
+	*n = merge ? list_merge(v, cnt) : cnt;
 	return 0;
 bad:
 	free(v);
@@ -279,12 +281,12 @@ bad:
 
 int parse_int_list(const char *s, int min, int max, int **out, int *n)
 {
-	return int_list(s, min, max, out, n, NULL);
+	return int_list(s, min, max, out, n, 0);
 }
 
-int parse_int_set(const char *s, int min, int max, int **out, int *n, int *dup)
+int parse_int_set(const char *s, int min, int max, int **out, int *n)
 {
-	return int_list(s, min, max, out, n, dup);
+	return int_list(s, min, max, out, n, 1);
 }
 
 void utc_now(char *buf, size_t len)
@@ -410,4 +412,62 @@ char *path_join(const char *dir, const char *name)
 
 	snprintf(p, n, "%s/%s", dir, name);
 	return p;
+}
+
+/*
+ * The kernel's file systems that hold no files of ours: a write there fails
+ * halfway (ENOENT from /proc), or worse succeeds (a directory made in a
+ * cgroup file system is a cgroup). By statfs(2) f_type, from linux/magic.h.
+ */
+static const struct {
+	long magic;
+	const char *name;
+} pseudo[] = {
+	{ 0x9fa0, "proc" }, { 0x62656572, "sysfs" }, { 0x64626720, "debugfs" },
+	{ 0x74726163, "tracefs" }, { 0x27e0eb, "cgroup" }, { 0x63677270, "cgroup2" },
+	{ 0x73636673, "securityfs" }, { 0x6165676c, "pstore" }, { (long)0xcafe4a11, "bpf" },
+	{ 0x62656570, "configfs" }, { 0x1cd1, "devpts" }, { (long)0xde5e81e4, "efivarfs" },
+	{ 0x42494e4d, "binfmt_misc" }, { 0x65735543, "fusectl" }, { 0x19800202, "mqueue" },
+	{ 0x6e736673, "nsfs" }, { (long)0xf97cff8c, "selinuxfs" },
+};
+
+const char *pseudo_fs(const char *path)
+{
+	static char where[64];
+	char *p = path[0] == '/' ? xstrdup(path) : NULL, *real = NULL, *slash;
+	struct statfs sf;
+	const char *top[] = { "/proc", "/sys", "/dev" };
+
+	if (!p) {
+		char *cwd = getcwd(NULL, 0);
+
+		if (!cwd)
+			return NULL;
+		p = path_join(cwd, path);
+		free(cwd);
+	}
+	/* The nearest part of the path that exists, its links resolved. */
+	while (!(real = realpath(p, NULL)) && (slash = strrchr(p, '/')) && slash != p)
+		*slash = '\0';
+	if (!real)
+		real = xstrdup("/");
+	free(p);
+	for (size_t i = 0; i < sizeof(top) / sizeof(top[0]); i++) {
+		size_t n = strlen(top[i]);
+
+		if (!strncmp(real, top[i], n) && (!real[n] || real[n] == '/') &&
+		    strncmp(real, "/dev/shm", 8)) {
+			free(real);
+			return top[i];
+		}
+	}
+	if (!statfs(real, &sf))
+		for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
+			if ((long)sf.f_type == pseudo[i].magic) {
+				snprintf(where, sizeof(where), "a %s file system", pseudo[i].name);
+				free(real);
+				return where;
+			}
+	free(real);
+	return NULL;
 }

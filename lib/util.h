@@ -43,8 +43,11 @@ int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int parse_seconds(const char *s, double min, double max, double *out);
 /* "1,2,4" or "1-8" or a mix; values within [min,max]; sorted as given. */
 int parse_int_list(const char *s, int min, int max, int **out, int *n);
-/* The same, for a list of points: a value given twice is -2, in *dup. */
-int parse_int_set(const char *s, int min, int max, int **out, int *n, int *dup);
+/*
+ * The same, for a list of points: a value given twice ("1,1", "2,1-2") is
+ * kept once, where it first appears (a point is measured once).
+ */
+int parse_int_set(const char *s, int min, int max, int **out, int *n);
 
 static inline uint64_t now_ns(void)
 {
@@ -77,5 +80,11 @@ int atomic_rename(struct atomic_file *af);
 void atomic_abort(struct atomic_file *af);	/* close + unlink */
 
 char *path_join(const char *dir, const char *name);
+/*
+ * Where path (or its nearest existing parent) is one of the kernel's
+ * pseudo-filesystems: "/proc", "/sys", "/dev" (not /dev/shm) or "a sysfs
+ * file system" and its kind wherever mounted; NULL for a real one.
+ */
+const char *pseudo_fs(const char *path);
 
 #endif

@@ -75,14 +75,11 @@ json path is the output directory|latency --output $TMP/jo --json $TMP/jo
 output name too long|calls --output $TMP/$(printf '%0300d' 0)
 output under a file|latency --output $TMP/afile/sub
 json is the file --output writes|calls --mechanism null --iterations 100 --threads 1 --output $TMP/adir --json $TMP/adir/calls.json
-threads given twice|calls --mechanism null --iterations 100 --threads 1,1
-threads in a list and a range|calls --mechanism null --iterations 100 --threads 2,1-2
-callers given twice|contend --mechanism fence --duration 0.01 --repeat 1 --callers 1,1
 spinners above the processes-mode limit|contend --mechanism fence --duration 0.01 --repeat 1 --mode processes --callers 1 --spinners 4096"
 
 n=$(printf '%s\n' "$cases" | wc -l)
 # Running as root ignores directory permissions: those two cases then skip.
-plan $((n * 2 + 3))
+plan $((n * 2 + 2))
 while IFS='|' read -r name args; do
 	case "$name" in *unwritable*)
 		if [ "$(id -u)" -eq 0 ] && touch "$TMP/ro/probe" 2>/dev/null; then
@@ -113,8 +110,6 @@ $cases
 CASES
 "$MBBENCH" latency --output "$TMP/afile/sub" 2>&1 | grep -q "$TMP/afile is a file, not a directory"
 ok $? "a path under a file says so (not 'directory does not exist')"
-"$MBBENCH" calls --mechanism null --iterations 100 --threads 1,2,4,2 2>&1 | grep -q "gives 2 twice"
-ok $? "a count given twice is named"
 "$MBBENCH" contend --mechanism fence --duration 0.01 --repeat 1 --mode processes --callers 1 --spinners 4096 2>&1 | grep -q "at most 4 x CPUs / C - 1 spinners, [0-9]* at C=1"
 ok $? "a --spinners above the processes-mode limit names the limit"
 done_testing

@@ -192,6 +192,7 @@ def commands(path, funcs):
     found = {}
     for n, line in enumerate(blank_strings(script_text(path)).split("\n"), 1):
         line = re.sub(r"^\s*[^\s()=;]+(\s*\|\s*[^\s()=;]+)*\)", "", line)  # a case pattern
+        line = re.sub(r"\bcase\s+\S+\s+in\s+[^\s()=;]+(\s*\|\s*[^\s()=;]+)*\)", ";", line)  # one on the case line
         for seg in re.split(r"\|\||&&|[;|&`]|\$\(|\(|\bthen\b|\bdo\b|\belse\b|\bif\b|\bwhile\b|\buntil\b|!\s|\btimeout\s+\S+|\bexec\b|\bcommand -v\b|\benv(?:\s+-\S+)*\b", line):
             words = seg.split()
             while words and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", words[0]):

@@ -5,9 +5,11 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 NCPU=$(getconf _NPROCESSORS_ONLN)
-many=idle
+# NCPU distinct roles (a role given twice is kept once): one more than the
+# CPUs besides the caller's.
+many=self-spin
 i=1
-while [ "$i" -lt "$NCPU" ]; do many="$many,idle"; i=$((i + 1)); done
+while [ "$i" -lt "$NCPU" ]; do many="$many,idle@$i"; i=$((i + 1)); done
 
 # name|args (split on spaces)
 cases="unknown role|disturb --roles dancer

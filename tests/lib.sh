@@ -3,8 +3,9 @@
 : "${MBBENCH:=${top_builddir:-.}/bench/mbbench}"
 tap_n=0
 tap_fail=0
+. "${srcdir:-.}/tests/release.sh"	# release_tree: what a test mounted in $TMP is unmounted first
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mbbench-test.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+trap 'release_tree "$TMP"' EXIT
 
 plan() { echo "1..$1"; }
 ok() { # ok COND-STATUS DESCRIPTION

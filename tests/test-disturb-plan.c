@@ -86,12 +86,13 @@ static void refuse(const char *roles, int caller, int in_turn, int tool, int cod
 
 int main(void)
 {
-	plan(25);
+	plan(26);
 	load("pack:1 core:8 pu:1");
 	want(NULL, -1, 0, 0,
 	     "c0:idle@1 self-spin@2 self-sleep@3 foreign-spin@4 foreign-rt@5 foreign-sleep@6");
 	want("self-spin@3,idle", 0, 0, 0, "c0:self-spin@3 idle@1");
-	want("idle,idle", 2, 0, 0, "c2:idle@0 idle@1");
+	want("idle,idle@3", 2, 0, 0, "c2:idle@0 idle@3");
+	want("idle,idle", 2, 0, 0, "c2:idle@0");	/* a role given twice is kept once */
 	want("idle,self-spin", 4, 1, 0, "c4:idle@0|self-spin@0");
 	want("foreign-sleep", -1, 0, 1, "c0:foreign-sleep@1|+foreign-sleep@1");
 	offline = 1;

@@ -22,7 +22,7 @@ hog() { # SECONDS
 	taskset -c 1 timeout "$1" sh -c 'while :; do :; done' &
 	hog_pid=$!
 }
-trap 'kill $hog_pid 2>/dev/null; rm -rf "$TMP"' EXIT
+trap 'kill $hog_pid 2>/dev/null; release_tree "$TMP"' EXIT
 
 # work_cols TABLE...: 0 when each table's schema has the work columns.
 work_cols() {
