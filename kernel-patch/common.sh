@@ -235,18 +235,8 @@ ctxsw_compare() {
 	}' "$3" "$4"
 }
 
-# with_signoff PATCH: the patch on stdout with a Signed-off-by: line of
-# its From: added after the message when it has none, for checkpatch
-# only. The patches carry none: the sender adds their own.
-with_signoff() {
-	awk 'NR == 1 { inhdr = 1 }
-	inhdr && /^From: / { from = substr($0, 7); cont = 1; print; next }
-	inhdr && cont && /^ / { from = from $0; print; next }
-	{ cont = 0 }
-	inhdr && /^$/ { inhdr = 0 }
-	/^Signed-off-by: / { sob = 1 }
-	!done && !inhdr && /^---$/ { if (!sob) print "Signed-off-by: " from; done = 1 }
-	{ print }' "$1"
-}
+# with_signoff PATCH (with-signoff.sh): the patch with a sign-off, for checkpatch.
+# shellcheck source=with-signoff.sh
+. "$KP_DIR/with-signoff.sh"
 
 kp_select "${KERNEL_SOURCE:-6.1}" "${KERNEL_VARIANT:-fixed}"

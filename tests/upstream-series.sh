@@ -111,18 +111,8 @@ diff_lines "$FIXES/0001-sched-membarrier-Update-rq-membarrier_state.patch" >"$TM
 ok "$([ -s "$TMP/up" ] && cmp -s "$TMP/up" "$TMP/fix"; echo $?)" \
 	"0001 makes the same change as fixes/0001"
 
-# with_signoff PATCH: the patch with a Signed-off-by: of its From: added
-# after the message, for checkpatch only (as kernel-patch/common.sh does).
-with_signoff() {
-	awk 'NR == 1 { inhdr = 1 }
-	inhdr && /^From: / { from = substr($0, 7); cont = 1; print; next }
-	inhdr && cont && /^ / { from = from $0; print; next }
-	{ cont = 0 }
-	inhdr && /^$/ { inhdr = 0 }
-	/^Signed-off-by: / { sob = 1 }
-	!done && !inhdr && /^---$/ { if (!sob) print "Signed-off-by: " from; done = 1 }
-	{ print }' "$1"
-}
+# with_signoff PATCH: the patch with a sign-off of its From:, for checkpatch only.
+. "${top_srcdir:-.}/kernel-patch/with-signoff.sh"
 
 # Files the series changes that exist before it (a new file is --- /dev/null).
 touched=$(sed -n 's|^--- a/||p' "$P1" "$P2" | sort -u)
