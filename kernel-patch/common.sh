@@ -153,15 +153,17 @@ series_in() {
 }
 
 # Every patch build-kernel may apply to the selected source: the seed
-# series, then the fixes, then fixes/alt/, then percpu-mutex/, whatever
-# the variant (fixes/alt/ changes other files than fixes/ and
-# percpu-mutex/, so they apply one after the other).
+# series, then the fixes, then percpu-mutex/, whatever the variant; and
+# fixes/alt/ (the fix's other form, for kernel-patch/fix-forms-ab.sh) for
+# the alt-fix variant only: it changes kernel/sched/core.c, which a check
+# of the usual variants (--check-only, tests/kernel-version.sh's trees of
+# the files the series touch) need not extract.
 all_patches() {
 	seed_patches
 	if [ -f "$FIXES_DIR/series" ]; then
 		series_in "$FIXES_DIR"
 	fi
-	if [ -f "$ALT_DIR/series" ]; then
+	if [ "${KERNEL_VARIANT:-}" = alt-fix ] && [ -f "$ALT_DIR/series" ]; then
 		series_in "$ALT_DIR"
 	fi
 	if [ -f "$PERCPU_DIR/series" ]; then
