@@ -3,7 +3,7 @@
 : "${MBBENCH:=${top_builddir:-.}/bench/mbbench}"
 tap_n=0
 tap_fail=0
-. "${srcdir:-.}/tests/release.sh"	# release_tree: what a test mounted in $TMP is unmounted first
+. "${srcdir:-${top_srcdir:-.}}/tests/release.sh"	# release_tree: what a test mounted in $TMP is unmounted first
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mbbench-test.XXXXXX")
 trap 'release_tree "$TMP"' EXIT
 
