@@ -101,3 +101,12 @@ usage_error() {
 	[ "$_ue_rc" -eq 2 ] && [ "$_ue_lines" -eq 1 ] && grep -q '^mbbench: ' "$TMP/err"
 	ok $? "$1: exit 2 with one error line (rc=$_ue_rc, $_ue_lines lines: $(head -c 160 "$TMP/err"))"
 }
+
+# need_reference DIR: skip the whole test where the reference run DIR is
+# absent (a release tarball carries no results/reference/).
+need_reference() {
+	[ -d "$1" ] || {
+		echo "1..0 # SKIP no reference run in results/reference/ (a release tarball has none)"
+		exit 0
+	}
+}

@@ -10,10 +10,7 @@
 need_python
 command -v prlimit >/dev/null 2>&1 || { echo "1..0 # SKIP prlimit not found (util-linux)"; exit 0; }
 R=$(cd "${srcdir:-.}" && pwd)/results/reference/vm-quick-20261203T141826Z
-[ -d "$R" ] || {
-	echo "1..0 # SKIP no reference run in results/reference/ (a release tarball has none)"
-	exit 0
-}
+need_reference "$R"
 cp -r "$R" "$TMP/run" && rm -rf "$TMP/run/plots"
 mkdir "$TMP/cwd" && cd "$TMP/cwd" || exit 1
 helpers="sweep --quick --mechanism null --experiment calls --budget 10 --output $TMP/cwd/s

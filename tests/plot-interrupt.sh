@@ -10,10 +10,7 @@ need_python
 command -v gnuplot >/dev/null 2>&1 || { echo "1..0 # SKIP gnuplot not found"; exit 0; }
 command -v setsid >/dev/null 2>&1 || { echo "1..0 # SKIP setsid not found (util-linux)"; exit 0; }
 R=$(cd "${srcdir:-.}" && pwd)/results/reference/vm-quick-20261203T141826Z
-[ -d "$R" ] || {
-	echo "1..0 # SKIP no reference run in results/reference/ (a release tarball has none)"
-	exit 0
-}
+need_reference "$R"
 cp -r "$R" "$TMP/run" && rm -rf "$TMP/run/plots"
 real_gnuplot=$(command -v gnuplot) real_mktemp=$(command -v mktemp)
 mkdir "$TMP/slow" "$TMP/slowtemp"
