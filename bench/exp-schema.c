@@ -5,7 +5,7 @@
  * better, how compare tests it, which measure a CI bounds, and what it
  * means. The column arrays of the exp-*.c files are the one definition;
  * results/SCHEMA.md and results/schema.json are this command's output
- * (tests/schema.sh holds them equal), and the Python readers take every
+ * (tests/harness/schema.sh holds them equal), and the Python readers take every
  * column list from schema.json.
  */
 #include "config.h"

@@ -156,7 +156,7 @@ series_in() {
 # series, then the fixes, then percpu-mutex/, whatever the variant; and
 # fixes/alt/ (the fix's other form, for kernel-patch/fix-forms-ab.sh) for
 # the alt-fix variant only: it changes kernel/sched/core.c, which a check
-# of the usual variants (--check-only, tests/kernel-version.sh's trees of
+# of the usual variants (--check-only, tests/kernel/kernel-version.sh's trees of
 # the files the series touch) need not extract.
 all_patches() {
 	seed_patches

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sourced by kernel-patch/common.sh and tests/upstream-series.sh.
+# Sourced by kernel-patch/common.sh and tests/kernel/upstream-series.sh.
 # with_signoff PATCH: the patch on stdout with a Signed-off-by: line of
 # its From: added after the message when it has none, for checkpatch
 # only. The patches carry none: the sender adds their own.

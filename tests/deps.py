@@ -211,8 +211,10 @@ def main():
     top = sys.argv[1] if len(sys.argv) > 1 else "."
     deps = bootstrap_deps(top)
     scripts = [s for s in SCRIPTS if os.path.isfile(os.path.join(top, s))]
-    scripts += sorted(os.path.join(TEST_DIR, f) for f in os.listdir(os.path.join(top, TEST_DIR))
-                      if f.endswith(".sh") and os.path.join(TEST_DIR, f) not in scripts)
+    for d, _, files in sorted(os.walk(os.path.join(top, TEST_DIR))):
+        rel = os.path.relpath(d, top)
+        scripts += sorted(os.path.join(rel, f) for f in files
+                          if f.endswith(".sh") and os.path.join(rel, f) not in scripts)
     tests = []
     unknown, missing = [], []
     funcs = set()   # functions of one script are seen by those that source it

@@ -2,7 +2,7 @@
 /*
  * The anatomy of a barrier: the kernel's own tracepoints around one barrier
  * call, matched into phases. anatomy-match.c is pure (an event stream in,
- * barriers and phases out; tests/test-anatomy.c feeds it synthetic streams
+ * barriers and phases out; tests/unit/test-anatomy.c feeds it synthetic streams
  * and a recorded one); anatomy-trace.c opens the tracepoints with
  * perf_event_open, reads their format files and decodes the samples of the
  * per-CPU ring buffers into events; exp-anatomy.c is the experiment.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * doctor's probes: what a probe fills in, and the helpers they share
- * (bench/doctor-common.c). bench/exp-doctor.c runs them; the lazy-mm probe,
- * the longest, is bench/doctor-lazy.c.
+ * (experiments/doctor/doctor-common.c). experiments/doctor/exp-doctor.c runs them; the lazy-mm probe,
+ * the longest, is experiments/doctor/doctor-lazy.c.
  */
 #ifndef MBB_DOCTOR_H
 #define MBB_DOCTOR_H

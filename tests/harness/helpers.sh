@@ -93,7 +93,7 @@ ok $? "plot and report without their data: exit 1, one line naming the path"
 ok $? "sweep --output onto a finished folder: exit 2, nothing overwritten"
 
 # mbbench(1) has a section for every subcommand mbbench --help lists.
-man=${top_srcdir:-.}/bench/mbbench.1
+man=${top_builddir:-.}/bench/mbbench.1
 missing=
 for sub in $("$MBBENCH" --help | awk '/^  [a-z]/ { print $1 }'); do
 	grep -Eq "^\.BI? $sub( |\$)" "$man" || missing="$missing $sub"

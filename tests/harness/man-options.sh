@@ -10,7 +10,7 @@
 # first blank line).
 . "${top_srcdir:-.}/tests/lib.sh"
 
-man=${top_srcdir:-.}/bench/mbbench.1
+man=${top_builddir:-.}/bench/mbbench.1
 export LC_ALL=C
 
 # The subcommands by heading of mbbench --help: "experiments:" (built in,

@@ -1,13 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# What a new experiment costs in the C program: a toy experiment is added to
-# a scratch copy as docs/HACKING.md says ("A new experiment": its exp-*.c,
-# one row of bench/exp-registry.c, one line of Makefile.am), built against
-# this build's archives, and must then be a subcommand with --help, appear in
-# `mbbench schema` with its CSV header, and be planned by `mbbench plan` by
-# its flags. Neither bench/experiment.h, bench/mbbench.c nor
-# bench/exp-schema.c is touched: the test fails if the registry or the
-# schema ever needs another file again.
+# What a new experiment costs: a toy experiment is added to a scratch copy
+# of the tree as docs/HACKING.md says ("A new experiment": its file
+# experiments/exp-toy.c, one row of bench/exp-registry.c, its test
+# tests/experiments/toy.sh; its line in the README is prose). Then:
+#  - ./bootstrap --lists takes the file and the test into files.am, so
+#    Makefile.am is not edited;
+#  - built against this build's archives, it is a subcommand with --help,
+#    appears in `mbbench schema` with its CSV header and is planned by
+#    `mbbench plan` by its flags;
+#  - bench/man-entries gives it an entry in mbbench(1) with its options.
+# Neither harness/experiment.h, bench/mbbench.c nor bench/exp-schema.c is
+# touched: the test fails if the experiment ever needs another file again.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 [ -n "${MBB_BUILD_CC:-}" ] || {
@@ -18,16 +22,20 @@
 	echo "1..0 # SKIP bench/mbbench.o or the archives are not built here"
 	exit 77
 }
-plan 8
+plan 10
 
 SRC=${top_srcdir:-.}
 S=$TMP/scratch
-mkdir -p "$S/bench" "$S/orig/bench"
-cp "$SRC/bench/exp-registry.c" "$SRC/Makefile.am" "$S/orig/" &&
-	cp "$S/orig/exp-registry.c" "$S/bench/" && cp "$S/orig/Makefile.am" "$S/" || exit 1
+mkdir -p "$S"
+# The folders ./bootstrap --lists reads, as they are in the source tree.
+for d in lib topology mechanisms rcu workloads harness host experiments bench tests analysis plots; do
+	cp -R "$SRC/$d" "$S/$d" || exit 1
+done
+cp "$SRC/bootstrap" "$S/" && (cd "$S" && sh ./bootstrap --lists) && cp "$S/files.am" "$S/files.am.orig" &&
+	cp -R "$S/bench" "$S/bench.orig" || exit 1
 
 # 1. The experiment's file.
-cat >"$S/bench/exp-toy.c" <<'EOC'
+cat >"$S/experiments/exp-toy.c" <<'EOC'
 // SPDX-License-Identifier: MIT
 /* A toy experiment: ns per call of every fence-like mechanism. */
 #include "config.h"
@@ -121,23 +129,30 @@ const struct experiment exp_toy = {
 };
 EOC
 
-# 2. One row of the registry, 3. one line of Makefile.am.
+# 2. One row of the registry.
 sed -i 's/^\tX(exp_litmus)\(.*\)$/&\n\tX(exp_toy)\1/' "$S/bench/exp-registry.c"
-sed -i 's|^\tbench/exp-plan.c bench/exp-registry.c|\tbench/exp-toy.c \\\n&|' "$S/Makefile.am"
+# 3. Its test.
+printf '#!/bin/sh\n. "${top_srcdir:-.}/tests/lib.sh"\nplan 1\n"$MBBENCH" toy >/dev/null\nok $? toy runs\n' \
+	>"$S/tests/experiments/toy.sh"
 changed() { diff "$1" "$2" | grep -c '^[<>]'; }
-r=$(changed "$S/orig/exp-registry.c" "$S/bench/exp-registry.c")
-m=$(changed "$S/orig/Makefile.am" "$S/Makefile.am")
-[ "$r" = 1 ] && [ "$m" = 1 ]
-ok $? "the registry and Makefile.am change by one line each (registry $r, Makefile.am $m)"
+r=$(changed "$S/bench.orig/exp-registry.c" "$S/bench/exp-registry.c")
+[ "$r" = 1 ] && [ -z "$(diff -rq "$S/bench.orig" "$S/bench" | grep -v exp-registry.c)" ]
+ok $? "the registry changes by one line, and nothing else in bench/ ($r)"
+
+(cd "$S" && sh ./bootstrap --lists) &&
+	diff "$S/files.am.orig" "$S/files.am" | grep '^[<>]' >"$TMP/lists"
+[ "$(sed 's/[[:space:]\\]//g' "$TMP/lists" | sort | paste -sd' ')" = \
+	">experiments/exp-toy.c >tests/experiments/toy.sh" ]
+ok $? "./bootstrap --lists takes the toy and its test into files.am ($(paste -sd' ' "$TMP/lists" | tr -d '\\\t'))"
 
 # Built against this build: the scratch registry replaces the archive's.
 # shellcheck disable=SC2086
-$MBB_BUILD_CC $MBB_BUILD_FLAGS -c "$S/bench/exp-toy.c" -o "$S/exp-toy.o" 2>"$TMP/cc" &&
+$MBB_BUILD_CC $MBB_BUILD_FLAGS -c "$S/experiments/exp-toy.c" -o "$S/exp-toy.o" 2>"$TMP/cc" &&
 	$MBB_BUILD_CC $MBB_BUILD_FLAGS -c "$S/bench/exp-registry.c" -o "$S/exp-registry.o" 2>>"$TMP/cc" &&
 	$MBB_BUILD_CC $MBB_BUILD_FLAGS -o "$S/mbbench" bench/mbbench.o "$S/exp-registry.o" "$S/exp-toy.o" \
 		$MBB_BUILD_LIBS 2>>"$TMP/cc"
 rc=$?
-ok $rc "the toy builds with the build's warnings as errors, with no other file changed"
+ok $rc "the toy builds with the build's warnings as errors"
 [ $rc -eq 0 ] || { sed 's/^/# /' "$TMP/cc" | head -n 20; }
 T=$S/mbbench
 
@@ -167,6 +182,11 @@ ok $? "its table comes after litmus's, in the registry's order"
 import csv, sys
 print(",".join(r["mechanism"] for r in csv.DictReader(sys.stdin) if r["fence_like"] == "1"))')" ]
 ok $? "mbbench plan runs the toy for the fence-like mechanisms, by the flag ($(cat "$TMP/plan"))"
+
+sh "$SRC/bench/man-entries" "$T" "$SRC/bench/mbbench.1.in" >"$TMP/page" 2>"$TMP/err" &&
+	awk '/^\.B toy$/ { on = 1 } on && /^\.B \\-\\-mechanism/ { found = 1 } on && /^\.RE/ { exit } END { exit !found }' "$TMP/page" &&
+	! grep -q '^\.B toy$' "${top_builddir:-.}/bench/mbbench.1"
+ok $? "mbbench(1) made from that build has an entry for toy with its options; this build's has none"
 
 "$MBBENCH" --help 2>&1 | grep -q '^ *toy '
 [ $? -ne 0 ]

@@ -2,7 +2,7 @@
 /*
  * anatomy's phase matcher on synthetic event streams (clean, reordered,
  * missing events, foreign events, two targets, clock tolerance, ipi:*
- * alone) and on a real capture (tests/anatomy-capture.txt); the text form
+ * alone) and on a real capture (tests/unit/anatomy-capture.txt); the text form
  * of an event; and the tracefs format-file parser.
  */
 #include "config.h"
@@ -212,7 +212,7 @@ static void capture(void)
 	int bad = 0, sums = 1, order = 1, enters = 0;
 	double tot = 0;
 
-	snprintf(path, sizeof(path), "%s/tests/anatomy-capture.txt", src ? src : ".");
+	snprintf(path, sizeof(path), "%s/tests/unit/anatomy-capture.txt", src ? src : ".");
 	f = fopen(path, "r");
 	if (!f) {
 		ok(0, "cannot read %s", path);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The layers, bottom to top: lib, topology, workloads, bench. A file may use
-# its own layer and the ones below it, never one above:
+# The layers, bottom to top: lib, topology, workloads, bench, each an archive
+# of one or more folders (Makefile.am). A file may use its own layer and the
+# ones below it, never one above:
 #  - sources of a lower layer include no header of a higher one, and include
 #    by name only (-I), never by a path ("../bench/x.h");
 #  - no archive of a lower layer has an undefined symbol that only a higher
@@ -14,6 +15,15 @@ LAYERS="lib topology workloads bench"
 NM=${NM:-nm}
 
 archive() { echo "$build/$1/libmbb-$1.a"; }
+
+# The folders of a layer.
+folders() {
+	case $1 in
+	workloads) echo "mechanisms rcu workloads" ;;
+	bench) echo "harness host experiments experiments/anatomy experiments/contend experiments/disturb experiments/doctor bench" ;;
+	*) echo "$1" ;;
+	esac
+}
 
 # The layers above $1, one a line.
 above() {
@@ -36,11 +46,11 @@ if ! command -v "$NM" >/dev/null 2>&1; then
 	echo "1..0 # SKIP $NM not found (apt-get install binutils)"
 	exit 0
 fi
-plan 8
+plan 10
 
 for low in lib topology workloads; do
 	bad=
-	for f in "$src/$low"/*.c "$src/$low"/*.h; do
+	for f in $(for d in $(folders "$low"); do echo "$src/$d"/*.c "$src/$d"/*.h; done); do
 		[ -f "$f" ] || continue
 		incs=$(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
 		for inc in $incs; do
@@ -51,7 +61,9 @@ for low in lib topology workloads; do
 				;;
 			esac
 			for up in $(above "$low"); do
-				[ -f "$src/$up/$inc" ] && bad="$bad ${f#"$src"/}:$up/$inc"
+				for d in $(folders "$up"); do
+					[ -f "$src/$d/$inc" ] && bad="$bad ${f#"$src"/}:$d/$inc"
+				done
 			done
 		done
 	done
@@ -87,20 +99,47 @@ for low in lib topology workloads; do
 	ok "$([ -z "$up" ]; echo $?)" "$low archive has no undefined symbol defined only above it"
 done
 
-# Inside bench/, files split from one another call one way only
-# (docs/HACKING.md): LOW never calls a function that HIGHER defines.
-obj() { echo "$build/bench/$1.o"; }
+# Inside the bench layer, by room (docs/HACKING.md): harness/ and host/
+# (the machinery) call nothing of experiments/ or of bench/ (the registry
+# and the subcommands about the suite), experiments/ nothing of bench/, and
+# no experiment's files anything of another experiment's; files split from
+# one another call one way only. LOW never calls a function HIGHER defines.
+objs() { # the objects of the rooms given
+	for d in "$@"; do
+		for o in "$build/$d"/*.o; do [ -f "$o" ] && echo "$o"; done
+	done
+}
+obj() { objs $(folders bench) | grep "/$1\.o\$"; }
+calls_into() { # "low objects" "higher objects": the symbols low takes from higher
+	: >"$TMP/higher"
+	for h in $2; do
+		"$NM" -g --defined-only "$h" 2>/dev/null | awk 'NF == 3 { print $3 }' >>"$TMP/higher"
+	done
+	sort -u "$TMP/higher" -o "$TMP/higher"
+	for l in $1; do
+		"$NM" -u "$l" 2>/dev/null | awk 'NF == 2 && $1 == "U" { print $2 }'
+	done | sort -u | comm -12 - "$TMP/higher" | tr '\n' ' '
+}
 one_way() { # low higher...
 	low=$1
 	shift
-	: >"$TMP/higher"
-	for h in "$@"; do
-		"$NM" -g --defined-only "$(obj "$h")" 2>/dev/null | awk 'NF == 3 { print $3 }' >>"$TMP/higher"
-	done
-	sort -u "$TMP/higher" -o "$TMP/higher"
-	"$NM" -u "$(obj "$low")" 2>/dev/null | awk 'NF == 2 && $1 == "U" { print $2 }' | sort -u |
-		comm -12 - "$TMP/higher" | tr '\n' ' '
+	calls_into "$(obj "$low")" "$(for h in "$@"; do obj "$h"; done)"
 }
+if [ -n "$(objs harness)" ] && [ -n "$(objs experiments)" ]; then
+	exps="$(objs experiments experiments/anatomy experiments/contend experiments/disturb experiments/doctor)"
+	back=$(calls_into "$(objs harness host)" "$exps $(objs bench)")
+	[ -n "$back" ] && diag "harness/ or host/ calls up: $back"
+	ok "$([ -z "$back" ]; echo $?)" "harness/ and host/ call nothing of experiments/ or bench/"
+	back=$(calls_into "$exps" "$(objs bench)")
+	for d in anatomy contend disturb doctor; do
+		back="$back$(calls_into "$(echo "$exps" | grep -v "/experiments/$d/")" "$(objs "experiments/$d")")"
+	done
+	[ -n "$back" ] && diag "an experiment calls bench/ or another experiment: $back"
+	ok "$([ -z "$back" ]; echo $?)" "experiments call nothing of bench/ nor of one another"
+else
+	skip "harness/ and experiments/ objects not found under $build (make first)"
+	skip "harness/ and experiments/ objects not found under $build (make first)"
+fi
 if [ -f "$(obj hostinfo)" ] && [ -f "$(obj disturb-rows)" ]; then
 	back=$(one_way hostinfo hostfacts)
 	[ -n "$back" ] && diag "hostinfo.c calls hostfacts.c: $back"
@@ -112,7 +151,7 @@ if [ -f "$(obj hostinfo)" ] && [ -f "$(obj disturb-rows)" ]; then
 	[ -n "$back" ] && diag "calls back into a disturb file above: $back"
 	ok "$([ -z "$back" ]; echo $?)" "disturb-*.c never call back into exp-disturb.c, nor disturb-rows.c into the rounds"
 else
-	skip "bench objects not found under $build/bench (make first)"
-	skip "bench objects not found under $build/bench (make first)"
+	skip "host/ and experiments/disturb/ objects not found under $build (make first)"
+	skip "host/ and experiments/disturb/ objects not found under $build (make first)"
 fi
 done_testing

@@ -3,7 +3,7 @@
  * disturb's rounds: --roles, --caller-cpu and --in-turn turned into rounds
  * of (role, CPU) slots. Pure: the topology and a predicate for usable CPUs
  * come in, the rounds or one error line go out, so it is tested on
- * synthetic topologies (tests/test-disturb-plan.c).
+ * synthetic topologies (tests/unit/test-disturb-plan.c).
  */
 #ifndef MBBENCH_DISTURB_PLAN_H
 #define MBBENCH_DISTURB_PLAN_H

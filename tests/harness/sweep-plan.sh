@@ -3,9 +3,8 @@
 # `mbbench sweep --plan` on synthetic big hosts: the points and predicted
 # times match tests/golden/plan-*.txt, quick fits 300 s and full 2 h, nothing
 # is created, and at T=2 compact puts the other thread on another core.
-# Regenerate a golden file by hand:
-#   MBBENCH_SYNTHETIC="pack:2 l3:8 core:8 pu:2" bench/mbbench sweep --quick \
-#       --plan --assume-available > tests/golden/plan-256-quick.txt
+# `make golden` rewrites the golden files (MBB_WRITE_GOLDEN=1) after a
+# change of the plan, such as a new swept experiment; review their diff.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 GOLDEN=$(cd "${top_srcdir:-.}/tests/golden" && pwd)
@@ -31,6 +30,8 @@ while IFS='|' read -r name topo; do
 		MBBENCH_SYNTHETIC="$topo" "$MBBENCH" sweep --$preset --plan --assume-available \
 			>"plan-$name-$preset.txt" 2>"err"
 		rc=$?
+		[ "$rc" -eq 0 ] && [ "${MBB_WRITE_GOLDEN:-0}" = 1 ] &&
+			cp "plan-$name-$preset.txt" "$GOLDEN/plan-$name-$preset.txt"
 		if [ "$rc" -eq 0 ] && cmp -s "plan-$name-$preset.txt" "$GOLDEN/plan-$name-$preset.txt"; then
 			ok 0 "plan of \"$topo\" $preset matches plan-$name-$preset.txt"
 		else
