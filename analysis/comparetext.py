@@ -12,6 +12,7 @@ independent relative errors (delta method).
 import math
 import textwrap
 
+from mbformat import fmt_num
 from mbresults import host
 
 WIDTH = 72
@@ -27,11 +28,7 @@ def _num(v):
         return "-"
     if isinstance(v, str):
         return v
-    a = abs(v)
-    for div, suf in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if a >= div:
-            return f"{v / div:.4g}{suf}"
-    return f"{v:.4g}"
+    return fmt_num(v, 4, "")
 
 
 def _pm(v, ci):

@@ -26,7 +26,8 @@ import tempfile
 
 sys.dont_write_bytecode = True  # nothing written into the install tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mbresults import AssembleError, assemble, usable_tmpdir  # noqa: E402
+from mbassemble import AssembleError, assemble  # noqa: E402
+from mbpaths import usable_tmpdir  # noqa: E402
 
 PROG = "sweep"
 SIGNALS = {signal.SIGINT: (130, "interrupted"), signal.SIGTERM: (143, "terminated")}

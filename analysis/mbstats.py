@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """The statistics of report, compare and the sweep's merge of replicates.
 
-Every distribution and test is scipy.stats' (mbresults.scipy_stats()
+Every distribution and test is scipy.stats' (scipy_stats() below
 imports it once, or stops the tool with one line naming the package);
 this module only decides which interval or test a quantity gets:
 
@@ -20,7 +20,12 @@ this module only decides which interval or test a quantity gets:
 """
 import contextlib
 import math
+import os
+import signal
+import sys
 import warnings
+
+from mbguard import SIGNALS, EnvError, check_interrupted
 
 # The bootstrap's resamples and seed: fixed, so that a folder merged twice
 # gets the same intervals.
@@ -31,23 +36,64 @@ DETECT_ALPHA = 0.05
 DETECT_POWER = 0.80
 
 
-def _sp():
-    """scipy.stats (mbresults imports it, or raises its EnvError)."""
-    import mbresults
-    return mbresults.scipy_stats()
+SCIPY_MISSING = "python3-scipy not found: apt-get install python3-scipy"
+_scipy = []	# (numpy, scipy.stats) once imported, or the reason they cannot be
 
 
-def _np():
-    import mbresults
-    mbresults.scipy_stats()
-    return mbresults.numpy_module()
+def _load_scipy():
+    import numpy
+    import scipy.stats
+    return numpy, scipy.stats
+
+
+def _import_scipy():
+    """numpy and scipy.stats, imported once for every tool, or why they
+    cannot be. The tools run python3 -S, which leaves the system's
+    site-packages (python3-scipy's) off the path: they are added where
+    scipy is not found without them."""
+    try:
+        try:
+            return _load_scipy()
+        except ImportError:
+            import site	# under -S, importing site adds nothing by itself
+            sys.path += [d for d in site.getsitepackages() if os.path.isdir(d) and d not in sys.path]
+            return _load_scipy()
+    except ImportError as e:
+        if isinstance(e, ModuleNotFoundError) and (e.name or "").split(".")[0] in ("numpy", "scipy"):
+            return SCIPY_MISSING
+        return f"cannot load python3-scipy ({str(e)[:120]})"
+    except OSError as e:	# e.g. no file descriptor left for a shared library
+        return f"cannot load python3-scipy: {e.strerror or e}"
+
+
+def scipy_stats():
+    """scipy.stats, or EnvError naming the package to install (exit 1)."""
+    if not _scipy:
+        # Signals wait until the import is done: one arriving inside it
+        # can land in code scipy generates and prints on an error.
+        try:
+            signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+            _scipy.append(_import_scipy())
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
+    if isinstance(_scipy[0], str):
+        # A signal raised inside numpy's import reads as a failed import:
+        # it is the signal.
+        check_interrupted()
+        raise EnvError(_scipy[0])
+    return _scipy[0][1]
+
+
+def numpy_module():
+    scipy_stats()
+    return _scipy[0][0]
 
 
 @contextlib.contextmanager
 def _quiet():
     """scipy's and numpy's warnings (a division by zero inside a
     distribution, a degenerate sample) are not the tools' output."""
-    np = _np()
+    np = numpy_module()
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         yield
@@ -64,7 +110,7 @@ def t_quantile(q, df):
     if not _finite(df) or df <= 0:
         return math.nan
     with _quiet():
-        return float(_sp().t.ppf(q, df))
+        return float(scipy_stats().t.ppf(q, df))
 
 
 def t_quantile_975(df):
@@ -78,7 +124,7 @@ def t_two_sided_p(t, df):
     if not _finite(t, df) or df <= 0:
         return math.nan
     with _quiet():
-        return float(2 * _sp().t.sf(abs(t), df))
+        return float(2 * scipy_stats().t.sf(abs(t), df))
 
 
 def mean_sd(vals):
@@ -138,13 +184,13 @@ def welch_ci(ma, ca, na, mb, cb, nb):
 def bootstrap_mean(vals, least=None):
     """The 95% percentile-bootstrap interval of the mean of vals (fixed
     seed), never below least."""
-    np = _np()
+    np = numpy_module()
     x = np.asarray(vals, dtype=float)
     if len(x) < 2 or float(x.min()) == float(x.max()):
         lo = hi = float(x.mean()) if len(x) else math.nan
     else:
         with _quiet():
-            ci = _sp().bootstrap((x,), np.mean, confidence_level=0.95, n_resamples=BOOT_RESAMPLES,
+            ci = scipy_stats().bootstrap((x,), np.mean, confidence_level=0.95, n_resamples=BOOT_RESAMPLES,
                                  method="percentile", random_state=BOOT_SEED).confidence_interval
         lo, hi = float(ci.low), float(ci.high)
     if least is not None and lo < least:
@@ -175,7 +221,7 @@ def wilson(k, n):
     if not _finite(k, n) or n < 1 or not 0 <= k <= n:
         return math.nan, math.nan
     with _quiet():
-        ci = _sp().binomtest(int(round(k)), int(round(n))).proportion_ci(confidence_level=0.95, method="wilson")
+        ci = scipy_stats().binomtest(int(round(k)), int(round(n))).proportion_ci(confidence_level=0.95, method="wilson")
     return max(0.0, float(ci.low)), min(1.0, float(ci.high))
 
 
@@ -216,7 +262,7 @@ def percentile_interval(buckets, p_percent, least, most):
     if not n:
         return math.nan, math.nan
     q = p_percent / 100.0
-    binom = _sp().binom
+    binom = scipy_stats().binom
     with _quiet():
         lo_rank = max(1, int(binom.ppf(0.025, n, q)))
         hi_rank = min(n, int(binom.ppf(0.975, n, q)) + 1)
@@ -238,7 +284,7 @@ def mann_whitney_p(xs, ys):
     if len(set(xs) | set(ys)) == 1:
         return 1.0
     with _quiet():
-        p = float(_sp().mannwhitneyu(xs, ys, alternative="two-sided").pvalue)
+        p = float(scipy_stats().mannwhitneyu(xs, ys, alternative="two-sided").pvalue)
     return 1.0 if math.isnan(p) else p
 
 
@@ -269,3 +315,12 @@ def detectable_change(sa, na, sb, nb, mean_a, alpha=DETECT_ALPHA, power=DETECT_P
     va, vb = sa * sa / na, sb * sb / nb
     df = welch_df(va, na, vb, nb)
     return (t_quantile(1 - alpha / 2, df) + t_quantile(power, df)) * math.sqrt(va + vb) / abs(mean_a)
+
+
+def overlap(a, b):
+    """Whether two (value, CI half-width) intervals overlap; a missing CI
+    overlaps everything (nothing can be told)."""
+    (va, ca), (vb, cb) = a, b
+    if any(math.isnan(x) for x in (va, ca, vb, cb)):
+        return True
+    return abs(va - vb) <= ca + cb

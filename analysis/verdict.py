@@ -11,7 +11,10 @@ import math
 import os
 import re
 
-from mbresults import (MIN_CI_PROCESSES, MIN_CI_SAMPLES, UsageError, EnvError, ci_n, fmt_ci, host, load_folder, num, ok_rows, overlap)
+from mbformat import ci_n, ci_shown, fmt_ci, md_table
+from mbguard import EnvError, UsageError
+from mbresults import LEVELS, host, load_folder, num, ok_rows
+from mbstats import overlap
 
 # The barriers a program chooses between, cheapest first among the correct
 # ones. The -sync-core and -rseq variants are PRIVATE_EXPEDITED with more
@@ -39,7 +42,6 @@ SHORT = {"membarrier-private-expedited": "PRIVATE_EXPEDITED", "membarrier-global
 RECONCILE = ("membarrier-private-expedited", "membarrier-global-expedited", "membarrier-private-expedited-sync-core",
              "membarrier-private-expedited-rseq", "membarrier-private-expedited-rseq-cpu", "signal", "mprotect",
              "membarrier-global")
-LEVELS = ("smt", "core", "l3", "numa", "package")
 REGISTER_RATIO = 10	# registering later costs this many times more: a finding even from 3 repeats
 
 # A run is disturbed (docs/HACKING.md) when any of these holds:
@@ -56,13 +58,8 @@ def pct(x):
     return f"{100 * x:.0f}%" if x >= 0.01 else f"{100 * x:.2g}%"
 
 
-def shown(c):
-    """Whether a CI from these samples (ci_n) is shown: 3 processes or 5 repeats."""
-    return c["n"] >= (MIN_CI_PROCESSES if c["procs"] else MIN_CI_SAMPLES)
-
-
 def enough(r):
-    return shown(ci_n(r))
+    return ci_shown(ci_n(r))
 
 
 # --- one cost, one number ------------------------------------------------
@@ -107,7 +104,7 @@ def reconcile(data):
         out[m] = got
         # Only CIs from enough repeats and a latency p50 (a median, not a
         # mean) are compared; the first pair that does not overlap is named.
-        cmp = [g for g in got if not math.isnan(g[2]) and shown(g[3]) and g[0] != "latency p50"]
+        cmp = [g for g in got if not math.isnan(g[2]) and ci_shown(g[3]) and g[0] != "latency p50"]
         for i, a in enumerate(cmp):
             b = next((b for b in cmp[i + 1:] if not overlap(a[1:3], b[1:3])), None)
             if b:
@@ -150,7 +147,6 @@ def section_reconcile(data, modes=None):
         body.append([m] + [cells.get(lab, "-") for lab in labels]
                     + [("cannot tell: " + f"{d[0][0]} vs {d[1][0]} {d[1][1] / d[0][1]:.2f}x, CIs too wide"
                         if len(d) > 2 else f"no: {d[0][0]} vs {d[1][0]}") if d else "yes"])
-    from mbresults import md_table
     return ["## One cost, one number", "",
             "One caller and one spinner on two CPUs, ns per barrier ± 95% CI, as each experiment measured it "
             f"(contend: 1 / its rate). `agree` is yes when the means' CIs overlap and the means are within "
@@ -236,7 +232,7 @@ def run_quality(run, data, h, refroot):
     disagree = {m: d for m, d in both.items() if len(d) == 2}
     wide = [m for m, d in both.items() if len(d) > 2]
     compared = [m for m, got in table.items()
-                if sum(1 for g in got if not math.isnan(g[2]) and shown(g[3]) and g[0] != "latency p50") >= 2]
+                if sum(1 for g in got if not math.isnan(g[2]) and ci_shown(g[3]) and g[0] != "latency p50") >= 2]
     if compared:
         if wide:
             parts.append(f"experiments cannot tell one cost for {len(wide)} of {len(compared)} mechanisms (CIs "

@@ -47,7 +47,7 @@ static void sort_experiments(void)
  * needs python3 on PATH (its #! line runs `env -S python3 -S`): without
  * it, one line naming the package instead of env's. It starts with SIGINT,
  * SIGTERM and SIGHUP blocked and unblocks them once it can clean up after
- * them (analysis/mbresults.py, guard()), so that ^C while Python starts is
+ * them (analysis/mbguard.py, guard()), so that ^C while Python starts is
  * not a traceback.
  */
 static const struct {

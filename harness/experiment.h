@@ -91,7 +91,7 @@ int points_distance_levels(hwloc_topology_t topo);
 	COL_MEASURE("ns_over_floor", COL_NUM, "ns", LOWER, MEAN, COL_SIGNED,		\
 		    "ns_per_call less floor_ns, repeat by repeat: the barrier's cost beyond one IPI round trip, what a kernel change to its software moves when the hypervisor moves the delivery"), \
 	COL_CI95("ns_over_floor_ci95", "ns_over_floor", "ns", 0, "its 95% CI half-width")
-/* Filled by the sweep (mbresults.assemble) from the folder's doctor.csv. */
+/* Filled by the sweep (analysis/mbassemble.py) from the folder's doctor.csv. */
 #define KERNEL_FINDING_COL								\
 	COL_INFO("kernel_finding", COL_STR, "", 0,					\
 		 "filled by `mbbench sweep` from its doctor.csv: `lazy-mm` on a membarrier-global-expedited row when doctor found that this kernel's GLOBAL_EXPEDITED skips CPUs whose idle task holds the mm lazily (the row may measure the bug: barriers that sent no IPI); empty otherwise and outside a sweep")

@@ -13,7 +13,7 @@ extern const char *progname;
 
 /*
  * The two ways out, named as in bench/common.sh, kernel-patch/common.sh and
- * analysis/mbresults.py. die: bad input or a missing prerequisite, one line
+ * analysis/mbguard.py. die: bad input or a missing prerequisite, one line
  * on stderr, exit 2.
  */
 __attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...);

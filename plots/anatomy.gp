@@ -3,7 +3,7 @@
 # medians stacked (entry -> queue, delivery, handler, last exit -> return;
 # from ipi:* alone: entry -> IPI sent, IPI sent -> exit), the untraced
 # median of a barrier that sends marked, the stack's sum written above it.
-# The bars come from analysis/mbresults.py's plot check (anatomy-phases.csv
+# The bars come from analysis/mbplotcheck.py's plot check (anatomy-phases.csv
 # with anatomy.csv beside it), in `extra`:
 #   bar=MECH@T:SETUP:DELIVERY:HANDLER:WAIT:TO_IPI:AFTER_IPI:UNTRACED:TOTAL_CI (ns; - none)
 # TOTAL_CI, the 95% CI half-width of the traced total's median, is drawn as

@@ -7,7 +7,7 @@
 # TERM is png or svg; NAMES the space-separated mechanisms (or schemes) to
 # draw; EXTRA words (may be empty): "+COL" for each optional column the CSV
 # has, which a script reads as opt("COL") or optstr("COL") (NaN or "" when
-# the CSV lacks it), then the figure's own words (analysis/mbresults.py's
+# the CSV lacks it), then the figure's own words (analysis/mbplotcheck.py's
 # plot-check says which), in `extra`; `panels` is the same without the
 # "+COL" words.
 if (ARGC != 9) { print "draw.gp: 9 arguments expected"; exit status 2 }

@@ -15,7 +15,7 @@ export MBB_ANALYSIS="${top_srcdir:-.}/analysis"
 "$PY" - <<'PY'
 import math, os, sys
 sys.path.insert(0, os.environ["MBB_ANALYSIS"])
-from mbresults import merge_replicates
+from mbmerge import merge_replicates
 from mbstats import t_quantile_975
 row = lambda ns, ci, st="ok", reps="1;2": {
     "mechanism": "m", "threads": "2", "behaviour": "spin", "scope": "same-process", "placement": "compact",

@@ -117,14 +117,14 @@ folder("bare", drop=("rcu", "disturb", "register"), doctor=False)
 folder("nocalls", drop=("calls",))
 folder("doconly", drop=("register",))
 folder("mpbad", mpbad=True)
-# The sweep marks the rows a doctor finding explains (mbresults.assemble).
+# The sweep marks the rows a doctor finding explains (mbassemble.assemble).
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(src, "analysis"))
-import mbresults
+import mbassemble
 for name in ("lazy", "good"):
     d = os.path.join(tmp, name)
     outs = {os.path.join(d, n): open(os.path.join(d, n)).read() for n in ("doctor.csv", "calls.csv", "litmus.csv")}
-    mbresults._mark_findings(d, outs)
+    mbassemble._mark_findings(d, outs)
     for p, t in outs.items():
         open(p, "w").write(t)
 PY
@@ -277,7 +277,7 @@ ok $? "a reference of the host class: agreement, 2x its costs is disturbed, anot
 import json, os, sys
 tmp, src = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(src, "analysis"))
-import mbresults
+import mbassemble
 for name, load in (("withload", "calls null 0.10 1.20 3 200\ncalls fence - - - -\n"), ("noload", None)):
     d = os.path.join(tmp, name)
     raw = os.path.join(d, "raw")
@@ -289,7 +289,7 @@ for name, load in (("withload", "calls null 0.10 1.20 3 200\ncalls fence - - - -
     open(os.path.join(raw, "info.json"), "w").write('{"host": {}}')
     if load:
         open(os.path.join(raw, "load.txt"), "w").write(load)
-    mbresults.assemble(d, "quick", 2, False)
+    mbassemble.assemble(d, "quick", 2, False)
     run = json.load(open(os.path.join(d, "run.json")))
     if load:
         assert run["load"] == [{"point": "calls:null", "load_before": 0.1, "load_after": 1.2, "steal_jiffies": 3,
@@ -301,9 +301,9 @@ for name, load in (("withload", "calls null 0.10 1.20 3 200\ncalls fence - - - -
 # A damaged load.txt stops the assembly with one line.
 open(os.path.join(tmp, "withload", "raw", "load.txt"), "w").write("calls null x\n")
 try:
-    mbresults.assemble(os.path.join(tmp, "withload"), "quick", 2, False)
+    mbassemble.assemble(os.path.join(tmp, "withload"), "quick", 2, False)
     sys.exit("a damaged load.txt was accepted")
-except mbresults.AssembleError as e:
+except mbassemble.AssembleError as e:
     assert "load.txt:1" in str(e), e
 PY
 ok $? "raw/load.txt becomes run.json's load; a folder without it has none; a damaged one is refused"

@@ -17,8 +17,8 @@ export MBB_ANALYSIS="$src/analysis"
 # No special function written by hand is left in the analysis.
 hand=$(grep -lE '_ibeta|_betacf|lgamma|Lentz|continued fraction' "$src"/analysis/*.py "$src/analysis/compare" \
 	"$src/analysis/report" "$src/analysis/advise" 2>/dev/null)
-[ -z "$hand" ] && grep -q 'scipy.stats' "$src/analysis/mbresults.py"
-ok $? "no hand-written special function in the analysis; scipy.stats is imported in mbresults.py (${hand:-none})"
+[ -z "$hand" ] && grep -q "^ *import scipy.stats" "$src/analysis/mbstats.py"
+ok $? "no hand-written special function in the analysis; scipy.stats is imported in mbstats.py (${hand:-none})"
 
 # Without scipy: one line naming the package, exit 1, no traceback.
 mkdir -p "$TMP/noscipy/scipy"
@@ -38,7 +38,7 @@ ok $? "without scipy: compare exit $r1, report exit $r2, one line each ($(cat "$
 "$PY" - <<'PY'
 import os, sys
 sys.path.insert(0, os.environ["MBB_ANALYSIS"])
-from mbresults import merge_replicates
+from mbmerge import merge_replicates
 from mbstats import wilson
 
 # Wilson: 0 events in 1000 trials is [0, 3.84/1003.84], never below 0;
@@ -58,7 +58,7 @@ ok $? "Wilson: 0 events in 1000 trials is [0, 0.0038], over the merged processes
 "$PY" - <<'PY'
 import os, sys
 sys.path.insert(0, os.environ["MBB_ANALYSIS"])
-from mbresults import merge_replicates
+from mbmerge import merge_replicates
 
 # A cost whose t-interval would run below 0 (processes at 1, 1 and 30 ns:
 # 10.7 -/+ 41.6): the bootstrap interval of the mean, within what the
@@ -85,7 +85,7 @@ ok $? "a cost whose t-interval runs below 0 gets the bootstrap's, reproducible; 
 "$PY" - "$TMP" <<'PY'
 import csv, json, math, os, sys
 sys.path.insert(0, os.environ["MBB_ANALYSIS"])
-from mbresults import assemble
+from mbassemble import assemble
 tmp = sys.argv[1]
 
 # Latency percentiles of a point from the histogram of all its processes:
@@ -143,7 +143,7 @@ ok $? "latency percentiles from the processes' pooled histograms (p50 10, p99 50
 "$PY" - "$TMP" <<'PY'
 import json, os, sys
 sys.path.insert(0, os.environ["MBB_ANALYSIS"])
-from mbresults import fmt_ci, ci_n
+from mbformat import fmt_ci, ci_n
 assert fmt_ci(10.67, 41.6, lo=1.0, hi=30.0, **{k: v for k, v in ci_n({"replicates": "3"}).items()}) == "11 [1, 30] ns"
 assert fmt_ci(110, 24.8, n=3, procs=True) == "110 ± 25 ns"
 d = os.path.join(sys.argv[1], "lit")

@@ -70,7 +70,7 @@ ok $? "no C=1 point, or no spinners: no factor, and the reason"
 "$PY" - <<'PY'
 import math, os, sys
 sys.path.insert(0, os.environ["MBB_ANALYSIS"])
-from mbresults import merge_replicates
+from mbmerge import merge_replicates
 def row(c, agg, ci, f, fci="", why="", mode="processes"):
     return {"mechanism": "m", "mode": mode, "callers": str(c), "spinners": "1", "repeats": "3",
             "aggregate_calls_per_s": str(agg), "aggregate_calls_per_s_ci95": str(ci),
@@ -95,20 +95,11 @@ assert s[1]["serialization_factor"] == "" and s[1]["serialization_skip_reason"] 
 PY
 ok $? "replicate merge: the factor is the ratio of the merged means (1.125, not the mean ratio 1.25), CI from theirs"
 
-# analysis/report as a module (it has no .py name), for the checks below
-cat >"$TMP/load_report.py" <<'PY'
-import importlib.machinery, importlib.util, os, sys
-sys.path.insert(0, os.environ["MBB_ANALYSIS"])
-loader = importlib.machinery.SourceFileLoader("report", sys.argv[1])
-spec = importlib.util.spec_from_loader("report", loader)
-rep = importlib.util.module_from_spec(spec)
-loader.exec_module(rep)
-PY
-
-TMPDIR_LOADER=$TMP "$PY" - "$src/analysis/report" <<'PY'
+# report's contend section (analysis/rpt_experiments.py)
+"$PY" - <<'PY'
 import os, sys
-sys.path.insert(0, os.environ["TMPDIR_LOADER"])
-from load_report import rep
+sys.path.insert(0, os.environ["MBB_ANALYSIS"])
+import rpt_experiments as rep
 def row(m, c, agg, f="", fci="", why=""):
     return {"mechanism": m, "mode": "processes", "callers": str(c), "spinners": "1", "repeats": "10",
             "oversubscribed": "0", "aggregate_calls_per_s": str(agg), "aggregate_calls_per_s_ci95": str(agg / 100),
@@ -127,10 +118,10 @@ PY
 ok $? "report: one sentence with both factors, or why this host cannot tell them"
 
 # threads-only runs, as before: no sentence
-TMPDIR_LOADER=$TMP "$PY" - "$src/analysis/report" <<'PY'
+"$PY" - <<'PY'
 import os, sys
-sys.path.insert(0, os.environ["TMPDIR_LOADER"])
-from load_report import rep
+sys.path.insert(0, os.environ["MBB_ANALYSIS"])
+import rpt_experiments as rep
 r = {"mechanism": "signal", "mode": "threads", "callers": "2", "repeats": "10", "oversubscribed": "0",
      "aggregate_calls_per_s": "1000", "aggregate_calls_per_s_ci95": "10", "status": "ok"}
 assert not any("Serialization" in l for l in rep.section_contend([r])), rep.section_contend([r])
