@@ -55,7 +55,7 @@ static const struct col toy_cols[] = {
 };
 
 const struct table_schema toy_table = {
-	.name = "toy", .experiment = "toy",
+	.name = "toy", .experiment = "toy", .analysed = 1,
 	.rows = "One row per mechanism.",
 	.cols = toy_cols, .ncols = NCOLS(toy_cols),
 };
