@@ -9,7 +9,6 @@
 #include "config.h"
 
 #include <getopt.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,69 +250,24 @@ static void print_point(FILE *f, const struct plan *p, int i, int lines)
 }
 
 /*
- * The order the sweep runs the points in. Each "first" point once (REP 0),
- * in the plan's order, before the others; then each other point in its K
- * processes, process j in round (j - 1) * R / K + 1 of the plan's R
- * replicates, so that a point's processes are spread over the run's
- * duration, and every round in its own shuffle of the seed: a slow drift of
- * the host does not read as a difference between mechanisms. A run's
- * TENTHS are its share of the point's predicted seconds, in tenths.
+ * The run order (plan_runs), one "run EXP NAME REP PROCESSES TENTHS CPUS
+ * ARGV" line each, with its seed, count and total tenths as keys.
  */
-struct run {
-	int i, rep, round;
-	uint64_t key;
-};
-
-static int run_cmp(const void *a, const void *b)
-{
-	const struct run *x = a, *y = b;
-
-	if (x->round != y->round)
-		return x->round < y->round ? -1 : 1;
-	return x->key < y->key ? -1 : x->key > y->key;
-}
-
-/* splitmix64: the same order from the same seed on every host. */
-static uint64_t next_key(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static void print_runs(const struct plan *p, unsigned long seed)
 {
-	int reps = p->replicates > 1 ? p->replicates : 1, n = 0;
-	struct run *r = xcalloc((size_t)p->n * reps + 1, sizeof(*r));
-	uint64_t x = seed;
+	struct plan_run *r;
+	int n = plan_runs(p, seed, &r);
 	long total = 0;
 
-	for (int i = 0; i < p->n; i++) {
-		int k = plan_point_processes(p, i);
-
-		if (p->pts[i].e->first)
-			r[n++] = (struct run){ .i = i, .key = (uint64_t)i };
-		else
-			for (int j = 1; j <= k; j++)
-				r[n++] = (struct run){ i, j, (j - 1) * reps / k + 1, next_key(&x) };
-	}
-	qsort(r, n, sizeof(*r), run_cmp);
-	for (int j = 0; j < n; j++) {
-		const struct plan_point *pt = &p->pts[r[j].i];
-		int k = plan_point_processes(p, r[j].i);
-
-		total += (long)(pt->s * 10 + 0.5) / k;
-	}
+	for (int j = 0; j < n; j++)
+		total += r[j].tenths;
 	printf("seed %lu\nruns %d\ntenths %ld\n", seed, n, total);
 	for (int j = 0; j < n; j++) {
 		const struct plan_point *pt = &p->pts[r[j].i];
-		int k = plan_point_processes(p, r[j].i);
 
 		printf("run %s %s %d %d %ld %d %s ", pt->e->name, pt->m ? pt->m->name : "all",
-		       r[j].rep, k, (long)(pt->s * 10 + 0.5) / k, pt->e->cpus > 1 ? pt->e->cpus : 1,
-		       pt->e->name);
+		       r[j].rep, plan_point_processes(p, r[j].i), r[j].tenths,
+		       pt->e->cpus > 1 ? pt->e->cpus : 1, pt->e->name);
 		print_argv(stdout, p, r[j].i);
 		putchar('\n');
 	}
