@@ -3,12 +3,12 @@
 results folder DIR, named so only when every file is written.
 
 usage: finish.py MBBENCH DIR.incomplete DIR      (after measuring)
-       finish.py MBBENCH --assemble PATH GIVEN     (mbbench sweep --assemble GIVEN)
+       finish.py MBBENCH --assemble GIVEN          (mbbench sweep --assemble GIVEN)
 
 bench/sweep runs it (through `env --block-signal`, so ^C and SIGTERM wait
 until they can be noted): it reads raw/sweep.txt and raw/points.txt, which
 the measuring wrote, and checks them; assembles run.json and the CSVs
-(mbresults.assemble); runs `mbbench plot` and `mbbench report` on the
+(mbassemble.assemble); runs `mbbench plot` and `mbbench report` on the
 folder through a link with its final name; checks every file; and renames
 the folder. ^C or SIGTERM while it works finishes the current step, then
 the folder keeps its .incomplete name with run.json marked interrupted
@@ -276,22 +276,41 @@ def finish(s, final, mbbench):
     sys.exit(0)
 
 
+def assemble_path(given):
+    """--assemble's folder made absolute (from the physical current
+    directory, no trailing '/'), short enough for every file the sweep
+    writes in it: each name at most NAME_MAX with ".incomplete", the whole
+    at most PATH_MAX less 270 (the rule of check_sweep_folder in
+    harness/outpath.c for --output)."""
+    if any(ord(c) < 32 or ord(c) == 127 for c in given):
+        die("--assemble: the name has a control character (choose another)")
+    try:
+        path = (given if given.startswith("/") else os.path.join(os.getcwd(), given)).rstrip("/")
+    except OSError:
+        fail("cannot read the current directory")
+    names = [len(os.fsencode(n)) for n in path.split("/")]
+    if len(os.fsencode(path)) + 270 > 4096 or max(names[:-1] + [names[-1] + 11]) > 255:
+        die("--assemble is too long a path for the files the sweep writes in it "
+            f"(a name at most 244 characters, a path at most {4096 - 270}): choose a shorter one")
+    return path
+
+
 def main(argv):
     global folder
     for sig in SIGNALS:
         signal.signal(sig, on_signal)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, set(SIGNALS))
-    if len(argv) not in (3, 4) or (len(argv) == 4) != (argv[1] == "--assemble"):
-        die("usage: finish.py MBBENCH (DIR.incomplete DIR | --assemble PATH GIVEN)")
+    if len(argv) != 3:
+        die("usage: finish.py MBBENCH (DIR.incomplete DIR | --assemble GIVEN)")
     mbbench = argv[0]
-    if len(argv) == 3:
+    if argv[1] != "--assemble":
         folder, final = argv[1], argv[2]
         s, damage = read_sweep(folder)
         if damage:
             fail(f"{folder}/{damage} is damaged (not what a --measure-only sweep writes)")
         return finish(s, final, mbbench)
-    # --assemble: PATH is GIVEN made absolute (bench/sweep checked its length).
-    d, given = argv[2], argv[3]
+    given = argv[2]
+    d = assemble_path(given)
     # A symbolic link to the folder: the folder itself is renamed.
     if os.path.islink(d) and os.path.isdir(d):
         try:

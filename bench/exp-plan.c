@@ -12,10 +12,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "experiment.h"
 #include "mech.h"
+#include "outpath.h"
 #include "plan.h"
+#include "strbuf.h"
 #include "util.h"
 
 static void usage(FILE *f)
@@ -24,6 +31,8 @@ static void usage(FILE *f)
 		"usage: mbbench plan [--quick|--full] [--budget DURATION] [--threads LIST]\n"
 		"                    [--callers LIST] [--placement P] [--behaviour spin|sleep]\n"
 		"                    [--mechanism LIST] [--experiment LIST] [--assume-available]\n"
+		"                    [--seed N] [--plant PCT] [--keep-degraded]\n"
+		"                    [--output DIR | --out-root DIR] [--make-folder] [--aslr off|on]\n"
 		"                    [--format human|lines]\n"
 		"The points mbbench sweep runs here: experiment, mechanism, predicted\n"
 		"seconds and options, fitted into the budget. Measures nothing; the\n"
@@ -38,9 +47,18 @@ static void usage(FILE *f)
 		"  --mechanism LIST   only these mechanisms (then no rcu or litmus point)\n"
 		"  --experiment LIST  only these experiments (calls,latency,...)\n"
 		"  --assume-available plan as if every mechanism were available\n"
+		"  --seed N           the seed of the run order (default: from the clock)\n"
+		"  --plant PCT        --plant PCT for calls, latency and distance\n"
+		"  --keep-degraded    --keep-degraded for the experiments that judge repeats\n"
+		"  --output DIR       the sweep's folder itself, checked (see --make-folder)\n"
+		"  --out-root DIR     where the sweep names its folder, checked (default results/runs)\n"
+		"  --make-folder      (lines) make the sweep's folder, printed as \"folder PATH\"\n"
+		"  --aslr off|on      (lines) off: the prefix that runs a point without address-\n"
+		"                     space randomization (\"norand ...\"), and \"aslr STATE\"\n"
 		"  --format F         human (default), or lines: one point a line,\n"
 		"                     \"point EXP NAME SECONDS CPUS PROCESSES ARGV...\", for the sweep\n"
-		"                     (\"first ...\": a point run before the shuffled ones)\n");
+		"                     (\"first ...\": a point run before the shuffled ones), then\n"
+		"                     the run order, \"run EXP NAME REP PROCESSES TENTHS CPUS ARGV...\"\n");
 }
 
 static signed char avail_cache[64];
@@ -193,21 +211,139 @@ static char *ladder_only(const struct tpoint *p, int n)
 	return s;
 }
 
+/* --plant and --keep-degraded: what the sweep adds to each point's command. */
+static const char *plant;
+static int keep_degraded;
+
+/*
+ * A point's command after its experiment: the selection and the options.
+ * A planted regression goes to the experiments whose barriers are the ones
+ * mbbench calibrate times (calls, latency, distance), --keep-degraded to
+ * every experiment that judges its repeats.
+ */
+static void print_argv(FILE *f, const struct plan *p, int i)
+{
+	const struct plan_point *pt = &p->pts[i];
+
+	fprintf(f, "%s %s", pt->e->all_opt ? pt->e->all_opt : "--mechanism",
+		pt->m ? pt->m->name : "all");
+	plan_options(f, p, i);
+	if (plant && list_has("calls,latency,distance", pt->e->name))
+		fprintf(f, " --plant %s", plant);
+	if (keep_degraded && list_has("calls,latency,distance,contend,rcu,anatomy", pt->e->name))
+		fputs(" --keep-degraded", f);
+}
+
 static void print_point(FILE *f, const struct plan *p, int i, int lines)
 {
 	const struct plan_point *pt = &p->pts[i];
 	const char *name = pt->m ? pt->m->name : "all";
-	const char *sel = pt->e->all_opt ? pt->e->all_opt : "--mechanism";
 
 	if (lines)
-		fprintf(f, "%s %s %s %.1f %d %d %s %s %s", pt->e->first ? "first" : "point",
+		fprintf(f, "%s %s %s %.1f %d %d %s ", pt->e->first ? "first" : "point",
 			pt->e->name, name, pt->s,
-			pt->e->cpus > 1 ? pt->e->cpus : 1, plan_point_processes(p, i),
-			pt->e->name, sel, name);
+			pt->e->cpus > 1 ? pt->e->cpus : 1, plan_point_processes(p, i), pt->e->name);
 	else
-		fprintf(f, "%s %s %.1f %s %s", pt->e->name, name, pt->s, sel, name);
-	plan_options(f, p, i);
+		fprintf(f, "%s %s %.1f ", pt->e->name, name, pt->s);
+	print_argv(f, p, i);
 	fputc('\n', f);
+}
+
+/*
+ * The run order (plan_runs), one "run EXP NAME REP PROCESSES TENTHS CPUS
+ * ARGV" line each, with its seed, count and total tenths as keys.
+ */
+static void print_runs(const struct plan *p, unsigned long seed)
+{
+	struct plan_run *r;
+	int n = plan_runs(p, seed, &r);
+	long total = 0;
+
+	for (int j = 0; j < n; j++)
+		total += r[j].tenths;
+	printf("seed %lu\nruns %d\ntenths %ld\n", seed, n, total);
+	for (int j = 0; j < n; j++) {
+		const struct plan_point *pt = &p->pts[r[j].i];
+
+		printf("run %s %s %d %d %ld %d %s ", pt->e->name, pt->m ? pt->m->name : "all",
+		       r[j].rep, plan_point_processes(p, r[j].i), r[j].tenths,
+		       pt->e->cpus > 1 ? pt->e->cpus : 1, pt->e->name);
+		print_argv(stdout, p, r[j].i);
+		putchar('\n');
+	}
+	free(r);
+}
+
+/* The path of a program on PATH, or NULL (malloc'd). */
+static char *on_path(const char *name)
+{
+	const char *path = getenv("PATH");
+
+	for (const char *d = path ? path : ""; *d; d += strcspn(d, ":") + (d[strcspn(d, ":")] == ':')) {
+		char *f = xasprintf("%.*s/%s", (int)strcspn(d, ":"), d, name);
+
+		if (!access(f, X_OK))
+			return f;
+		free(f);
+	}
+	return NULL;
+}
+
+/* Whether this process may turn address-space randomization off (a
+ * seccomp filter may refuse personality(2)): tried in a child. */
+static int norand_allowed(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (!pid)
+		_exit(personality((unsigned long)personality(0xffffffff) | ADDR_NO_RANDOMIZE) == -1);
+	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !WEXITSTATUS(status);
+}
+
+/*
+ * One memory layout for every run of this build (--aslr off, the default):
+ * with randomization, which cache sets the hot data of two threads share
+ * changes from one process to the next (docs/FINDINGS.md). Prints the
+ * prefix each point runs under ("norand", setarch ARCH -R; busybox in a
+ * guest has linux64 -R) and the state the points ran in ("aslr"), and
+ * "note" where it cannot be had.
+ */
+static void print_aslr(int off)
+{
+	char va[32] = "", state[160], prefix[96] = "", *setarch, *linux64;
+	FILE *f = fopen("/proc/sys/kernel/randomize_va_space", "r");
+	struct utsname u;
+
+	if (f) {
+		if (!fgets(va, sizeof(va), f))
+			va[0] = '\0';
+		va[strcspn(va, "\n")] = '\0';
+		fclose(f);
+	}
+	snprintf(state, sizeof(state), "on (kernel.randomize_va_space=%s)", *va ? va : "unknown");
+	if (!strcmp(va, "0"))
+		snprintf(state, sizeof(state), "off (kernel.randomize_va_space=0)");
+	else if (off) {
+		setarch = on_path("setarch");
+		linux64 = setarch ? NULL : on_path("linux64");
+		if (setarch && !uname(&u))
+			snprintf(prefix, sizeof(prefix), "setarch %s -R", u.machine);
+		else if (linux64)
+			snprintf(prefix, sizeof(prefix), "linux64 -R");
+		if (*prefix && norand_allowed()) {
+			snprintf(state, sizeof(state), "off (every point under %s)", prefix);
+		} else {
+			printf("note %s: points run with address-space randomization on\n",
+			       *prefix ? "setarch -R was refused" : "setarch not found");
+			snprintf(state + strlen(state), sizeof(state) - strlen(state), ": %s, so layouts vary",
+				 *prefix ? "setarch -R was refused here (a seccomp filter?)" : "setarch not found (util-linux)");
+			prefix[0] = '\0';
+		}
+		free(setarch);
+		free(linux64);
+	}
+	printf("norand %s\naslr %s\n", prefix, state);
 }
 
 static int exp_plan_main(int argc, char **argv)
@@ -221,18 +357,29 @@ static int exp_plan_main(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "full", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "keep-degraded", no_argument, NULL, 'k' },
+		{ "make-folder", no_argument, NULL, 'M' },
+		{ "aslr", required_argument, NULL, 'A' },
 		{ "mechanism", required_argument, NULL, 'm' },
+		{ "out-root", required_argument, NULL, 'R' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "placement", required_argument, NULL, 'p' },
+		{ "plant", required_argument, NULL, 'P' },
 		{ "quick", no_argument, NULL, 'q' },
+		{ "seed", required_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *threads_alloc = NULL, *callers_alloc = NULL;
 	const char *preset = NULL, *threads = NULL, *callers = NULL, *only_arg = NULL, *exps_arg = NULL;
+	const char *output = NULL, *root = NULL;
+	char *out = NULL, *out_root = NULL, *final;
+	unsigned long seed = (unsigned long)time(NULL) % 1000000;
 	const struct mechanism **only = NULL;
 	struct plan p = { .budget = 0 };
 	char err[256], sum[256], beh[32] = "";
-	int c, lines = 0, nonly = 0, nt, nc;
+	int c, lines = 0, nonly = 0, nt, nc, most = 1, make = 0, aslr_off = 1;
+	long online;
 	hwloc_topology_t topo;
 	struct tpoint *tp, *cp;
 
@@ -289,6 +436,36 @@ static int exp_plan_main(int argc, char **argv)
 		case 'a':
 			p.host.assume = 1;
 			break;
+		case 's':
+			if (!*optarg || strspn(optarg, "0123456789") != strlen(optarg))
+				die("--seed '%s' is not a whole number", optarg);
+			if (strlen(optarg) > 9)
+				die("--seed %s is too large (at most 9 digits)", optarg);
+			seed = strtoul(optarg, NULL, 10);
+			break;
+		case 'P':
+			if (!*optarg || optarg[0] == '0' || strspn(optarg, "0123456789") != strlen(optarg) ||
+			    strlen(optarg) > 3 || atoi(optarg) > 100)
+				die("--plant '%s' is not a percentage from 1 to 100", optarg);
+			plant = optarg;
+			break;
+		case 'k':
+			keep_degraded = 1;
+			break;
+		case 'M':
+			make = 1;
+			break;
+		case 'A':
+			if (strcmp(optarg, "off") && strcmp(optarg, "on"))
+				die("unknown --aslr '%s' (use off or on)", optarg);
+			aslr_off = !strcmp(optarg, "off");
+			break;
+		case 'o':
+		case 'R':
+			if (!*optarg)
+				die("--%s needs a folder, not an empty value", c == 'o' ? "output" : "out-root");
+			*(c == 'o' ? &output : &root) = optarg;
+			break;
 		case 'f':
 			if (strcmp(optarg, "human") && strcmp(optarg, "lines"))
 				die("unknown --format '%s' (use human or lines)", optarg);
@@ -299,6 +476,7 @@ static int exp_plan_main(int argc, char **argv)
 		}
 	}
 	getopt_no_args("plan", argc, argv);
+	check_sweep_folder(output, root, &out, &out_root);
 	if (exps_arg)
 		check_exps(exps_arg);
 	if (only_arg)
@@ -350,9 +528,27 @@ static int exp_plan_main(int argc, char **argv)
 	}
 	plan_fit(&p);
 
+	/*
+	 * An affinity mask (taskset) narrower than the points need is refused
+	 * before the sweep makes anything: those points would be missing from a
+	 * folder that reads as finished. A host that has fewer CPUs skips them.
+	 */
+	for (int i = 0; i < p.n; i++)
+		if (p.pts[i].e->cpus > most)
+			most = p.pts[i].e->cpus;
+	online = sysconf(_SC_NPROCESSORS_ONLN);
+	if (lines && p.host.npus < most && p.host.npus < online)
+		die("this process may use %d of the %ld CPUs (its affinity mask: taskset) and the plan has points that need %d: widen it (taskset -c 0-%d) or choose experiments that fit (--experiment calls,latency)",
+		    p.host.npus, online, most, most - 1);
+	/* The folder last, once nothing is left to refuse. */
+	final = lines && make ? make_sweep_folder(out, out_root) : NULL;
 	if (lines) {
 		printf("preset %s\nbudget %d\nplanned %d\nnpus %d\nreplicates %d\n", preset, p.budget,
 		       p.n, p.host.npus, p.replicates);
+		printf("cpus %d\n", most);
+		print_aslr(aslr_off);
+		if (final)
+			printf("folder %s\n", final);
 		printf("set threads %s\nset callers %s\n", p.host.threads, p.host.callers);
 		printf("fit %s\nunscaled %.0f\nfixed %d\ntotal %.0f\n", p.fit, p.unscaled,
 		       PLAN_FIXED_S, p.total);
@@ -372,7 +568,9 @@ static int exp_plan_main(int argc, char **argv)
 	}
 	for (int i = 0; i < p.n; i++)
 		print_point(stdout, &p, i, lines);
-	if (!lines)
+	if (lines)
+		print_runs(&p, seed);
+	else
 		printf("# predicted: %.0f s (%d s of it fixed: list, info, assembling, figures, report)\n",
 		       p.total, PLAN_FIXED_S);
 	fail_stdout();
@@ -381,6 +579,9 @@ static int exp_plan_main(int argc, char **argv)
 	free(only);
 	free(threads_alloc);
 	free(callers_alloc);
+	free(out);
+	free(out_root);
+	free(final);
 	plan_free(&p);
 	return 0;
 }

@@ -2,6 +2,7 @@
 /* Output paths of the command line: refused up front (exit 2), or made. */
 #include "config.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,9 +11,11 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "outpath.h"
+#include "strbuf.h"
 #include "util.h"
 
 static char *parent_dir(const char *path)
@@ -290,4 +293,175 @@ void lock_output_dir(const char *opt, const char *dir, const char *prefix)
 		return;
 	}
 	/* fd stays open: the lock lasts as long as this process. */
+}
+
+/*
+ * A path of the sweep's command line, absolute (from the physical current
+ * directory) with no trailing '/', and short enough for every file the
+ * sweep writes in it: each name at most NAME_MAX with ".incomplete", the
+ * whole at most PATH_MAX less room.
+ */
+static char *sweep_path(const char *opt, const char *arg, size_t room)
+{
+	char *abs, *cwd;
+	size_t n;
+
+	for (const char *c = arg; *c; c++)
+		if (iscntrl((unsigned char)*c))
+			die("%s: the name has a control character (choose another)", opt);
+	if (arg[0] == '/') {
+		abs = xstrdup(arg);
+	} else {
+		cwd = getcwd(NULL, 0);
+		if (!cwd)
+			fail("cannot read the current directory");
+		abs = xasprintf("%s/%s", cwd, arg);
+		free(cwd);
+	}
+	for (n = strlen(abs); n && abs[n - 1] == '/'; n--)
+		abs[n - 1] = '\0';
+	for (const char *c = abs;; c += strcspn(c, "/") + 1) {
+		size_t k = strcspn(c, "/");
+
+		if (n + room > 4096 || k + (c[k] ? 0 : 11) > 255)
+			die("%s is too long a path for the files the sweep writes in it (a name at most 244 characters, a path at most %zu): choose a shorter one",
+			    opt, 4096 - room);
+		if (!c[k])
+			break;
+	}
+	return abs;
+}
+
+static int dir_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int empty = 1;
+
+	while (d && (e = readdir(d)))
+		empty &= !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	if (d)
+		closedir(d);
+	return empty;
+}
+
+/*
+ * `mbbench sweep`'s --output DIR: the results folder itself, new or empty (a link to a folder
+ * is that folder; a link to nothing is refused), its parent the root.
+ * --out-root DIR: where the sweep names its folder <host>-<UTC stamp>, a
+ * directory or not there yet (default results/runs). Checked before
+ * anything is made: the sweep makes the folder from the paths printed.
+ */
+void check_sweep_folder(const char *output, const char *root, char **out, char **out_root)
+{
+	struct stat st;
+	char *path, *real, *base;
+
+	*out = NULL;
+	if (output && root)
+		die("--output and --out-root: choose one (--output names the folder itself)");
+	if (!output) {
+		*out_root = root ? sweep_path("--out-root", root, 400) : xstrdup("results/runs");
+		check_pseudo(root ? "--out-root" : "the default --out-root", *out_root);
+		if (**out_root && !stat(*out_root, &st) && !S_ISDIR(st.st_mode))
+			die("--out-root %s is not a directory", *out_root);
+	} else {
+		path = sweep_path("--output", output, 270);
+		check_pseudo("--output", path);
+		base = strrchr(path, '/');
+		base = base ? base + 1 : path;
+		if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+			die("--output %s: name the folder itself (not /, . or ..)", output);
+		if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+			if (stat(path, &st))
+				die("--output %s is a symbolic link to nothing (give a new name or the folder itself)",
+				    output);
+			if (!S_ISDIR(st.st_mode))
+				die("--output %s exists and is not an empty directory (choose a new name)", output);
+			real = realpath(path, NULL);
+			if (!real)
+				die("--output %s: cannot resolve the link", output);
+			free(path);
+			path = sweep_path("--output", real, 270);
+			free(real);
+		}
+		if (!stat(path, &st) && !(S_ISDIR(st.st_mode) && dir_empty(path)))
+			die("--output %s exists and is not an empty directory (choose a new name)", path);
+		*out = path;
+		*out_root = xstrdup(path);
+		*strrchr(*out_root, '/') = '\0';
+	}
+	if (!**out_root) {
+		free(*out_root);
+		*out_root = xstrdup("/");
+	}
+}
+
+/* mkdir -p: 0 when path is a directory, made or there already. */
+static int make_dirs(const char *path)
+{
+	char *p = xstrdup(path);
+	struct stat st;
+	int rc = 0;
+
+	for (char *s = strchr(p + 1, '/');; s = strchr(s + 1, '/')) {
+		if (s)
+			*s = '\0';
+		if (mkdir(p, 0777) && errno != EEXIST)
+			rc = -1;
+		if (!s)
+			break;
+		*s = '/';
+	}
+	rc = rc || stat(p, &st) || !S_ISDIR(st.st_mode) ? -1 : 0;
+	free(p);
+	return rc;
+}
+
+char *make_sweep_folder(const char *out, const char *root)
+{
+	struct stat st;
+	char host[256] = "", stamp[32], *base, *final, *inc;
+	time_t now = time(NULL);
+	size_t n;
+
+	if (make_dirs(root))
+		die("cannot create %s (choose --out-root or --output)", root);
+	if (access(root, W_OK))
+		die("cannot write to %s (choose --out-root or --output)", root);
+	if (out) {
+		inc = xasprintf("%s.incomplete", out);
+		if (mkdir(inc, 0777)) {
+			if (!lstat(inc, &st))
+				die("cannot create %s (another sweep is writing there, or choose another --output)",
+				    inc);
+			fail("cannot create %s: %s", inc, strerror(errno));
+		}
+		rmdir(out);	/* the empty folder given: the .incomplete is it until renamed */
+		free(inc);
+		return xstrdup(out);
+	}
+	gethostname(host, sizeof(host) - 1);
+	host[64] = '\0';
+	for (n = 0; host[n]; n++)
+		if (!isalnum((unsigned char)host[n]) && !strchr("._-", host[n]))
+			host[n] = '_';
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
+	base = xasprintf("%s/%s-%s", root, *host ? host : "host", stamp);
+	final = xstrdup(base);
+	for (int k = 1;; k++) {
+		inc = xasprintf("%s.incomplete", final);
+		if (stat(final, &st) && !mkdir(inc, 0777))
+			break;
+		free(inc);
+		if (access(root, W_OK))
+			die("cannot write to %s (choose --out-root or --output)", root);
+		if (k > 100)
+			fail("cannot create a folder in %s (a full disk?)", root);
+		free(final);
+		final = xasprintf("%s-%d", base, k);
+	}
+	free(inc);
+	free(base);
+	return final;
 }

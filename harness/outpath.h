@@ -27,5 +27,19 @@ char *check_output_dir(const char *opt, const char *path, int force, const char 
 void lock_output_dir(const char *opt, const char *dir, const char *prefix);
 /* Create the directory (its parent exists): 1 if made, 0 if it was there; fail() on failure. */
 int make_output_dir(const char *path);
+/*
+ * The folder of `mbbench sweep` (through `mbbench plan`): --output DIR, or
+ * --out-root DIR (NULL: results/runs), checked; *out is the folder (NULL
+ * without --output) and *out_root where it goes, both malloc'd.
+ */
+void check_sweep_folder(const char *output, const char *root, char **out, char **out_root);
+/*
+ * Make the sweep's folder FINAL.incomplete, out_root made first: mkdir is
+ * the lock between sweeps started together, each gets its own folder.
+ * FINAL is out (an empty folder given there is removed: the .incomplete is
+ * it until renamed), or without it out_root/<host>-<UTC stamp>, the host's
+ * name in letters, digits, '.', '_' and '-', then -1, -2... (malloc'd).
+ */
+char *make_sweep_folder(const char *out, const char *out_root);
 
 #endif

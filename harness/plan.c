@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,4 +281,44 @@ void plan_repeat_options(FILE *f, const struct preset *p, int ci)
 	fprintf(f, " --duration %g --repeat %d", p->duration, p->repeat);
 	if (ci)
 		fprintf(f, " --ci-target %d --max-repeat %d", p->ci_target, p->max_repeat);
+}
+
+/* splitmix64: the same order from the same seed on every host. */
+static uint64_t next_key(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static int run_cmp(const void *a, const void *b)
+{
+	const struct plan_run *x = a, *y = b;
+
+	if (x->round != y->round)
+		return x->round < y->round ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+int plan_runs(const struct plan *p, unsigned long seed, struct plan_run **out)
+{
+	int reps = p->replicates > 1 ? p->replicates : 1, n = 0;
+	struct plan_run *r = xcalloc((size_t)p->n * reps + 1, sizeof(*r));
+	uint64_t x = seed;
+
+	for (int i = 0; i < p->n; i++) {
+		int k = plan_point_processes(p, i);
+		long t = (long)(p->pts[i].s * 10 + 0.5) / k;
+
+		if (p->pts[i].e->first)
+			r[n++] = (struct plan_run){ .i = i, .tenths = t, .key = (uint64_t)i };
+		else
+			for (int j = 1; j <= k; j++)
+				r[n++] = (struct plan_run){ i, j, (j - 1) * reps / k + 1, t, next_key(&x) };
+	}
+	qsort(r, n, sizeof(*r), run_cmp);
+	*out = r;
+	return n;
 }

@@ -10,6 +10,7 @@
 
 #include <linux/membarrier.h>	/* the commands a mech_pick names */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct experiment;
@@ -128,6 +129,22 @@ void plan_fit(struct plan *p);
 void plan_repeat_options(FILE *f, const struct preset *p, int ci);
 /* The options of point i (after the selection), each with a leading space. */
 void plan_options(FILE *f, const struct plan *p, int i);
+/*
+ * The order the sweep runs the points in. Each "first" point once (rep 0),
+ * in the plan's order, before the others; then each other point in its K
+ * processes, process j in round (j - 1) * R / K + 1 of the plan's R
+ * replicates, so that a point's processes are spread over the run's
+ * duration, and every round in its own shuffle of the seed (splitmix64,
+ * the same order on every host): a slow drift of the host does not read
+ * as a difference between mechanisms. A run's tenths are its share of the
+ * point's predicted seconds. Returns how many, *out malloc'd.
+ */
+struct plan_run {
+	int i, rep, round;	/* the point, its process (0: a first point), the round */
+	long tenths;
+	uint64_t key;
+};
+int plan_runs(const struct plan *p, unsigned long seed, struct plan_run **out);
 void plan_free(struct plan *p);
 
 #endif

@@ -2,7 +2,8 @@
 /*
  * The sweep's plan without a host (plan.c): durations, count lists, and the
  * fit into a budget of a made-up experiment: durations scaled to their
- * floor first, then repeats cut, then the powers of two dropped.
+ * floor first, then repeats cut, then the powers of two dropped; and the
+ * order the sweep runs the points in.
  */
 #include "config.h"
 
@@ -40,6 +41,8 @@ static const struct experiment toy = {
 	.options = toy_options,
 };
 
+static const struct experiment toy_first = { .name = "first", .first = 1 };
+
 static int all_available(const struct plan_host *h, const struct mechanism *m)
 {
 	(void)h;
@@ -76,7 +79,7 @@ int main(void)
 	FILE *f;
 	int n, *v;
 
-	plan(12);
+	plan(15);
 	ok(plan_budget_parse("300") == 300 && plan_budget_parse("1.5m") == 90 &&
 	   plan_budget_parse("2h") == 7200 && plan_budget_parse("10s") == 10,
 	   "durations: 300, 1.5m, 2h, 10s");
@@ -130,6 +133,39 @@ int main(void)
 	   "the options say what was fitted (%s)", opts);
 	free(opts);
 	plan_free(&p);
+
+	/*
+	 * The run order: the first point once, first; then two points in 3
+	 * processes each, one of each per round, so the rounds go 1, 1, 2, 2,
+	 * 3, 3; the same seed gives the same order.
+	 */
+	{
+		static const struct experiment *const exps[] = { &toy_first, &toy };
+		struct preset presets[2] = { { 0 }, { 0 } };
+		struct plan_point pts[3] = {
+			{ .e = &toy_first, .exp = 0, .s = 2 },
+			{ .e = &toy, .exp = 1, .s = 3 },
+			{ .e = &toy, .exp = 1, .s = 6 },
+		};
+		struct plan q = { .exps = exps, .nexps = 2, .presets = presets, .pts = pts, .n = 3,
+				  .replicates = 3 };
+		struct plan_run *r, *r2;
+		int nr = plan_runs(&q, 42, &r), nr2 = plan_runs(&q, 42, &r2), good = nr == 7, each[3] = { 0 };
+
+		for (int j = 1; j < nr && good; j++) {
+			good &= r[j].round == (j + 1) / 2 && r[j].i > 0 && r[j].rep == r[j].round;
+			each[r[j].i]++;
+		}
+		ok(good && r[0].i == 0 && r[0].rep == 0 && r[0].round == 0 && each[1] == 3 && each[2] == 3,
+		   "runs: the first point once, then each point's process j in round j (%d runs)", nr);
+		ok(r[0].tenths == 20 && r[1].tenths == (r[1].i == 1 ? 10 : 20),
+		   "runs: a process's tenths are its share of the point's seconds");
+		for (int j = 0; j < nr && nr == nr2; j++)
+			good &= r[j].i == r2[j].i && r[j].rep == r2[j].rep;
+		ok(good && nr == nr2, "runs: the same seed, the same order");
+		free(r);
+		free(r2);
+	}
 
 	/* A duration is written as %g writes it, and the run reads that. */
 	ok(plan_g(0.0800266412) == 0.0800266 && plan_g(1.0 / 3) == 0.333333,
