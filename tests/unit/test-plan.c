@@ -141,7 +141,7 @@ int main(void)
 	 */
 	{
 		static const struct experiment *const exps[] = { &toy_first, &toy };
-		struct preset presets[2] = { { 0 }, { 0 } };
+		struct preset presets[2] = { { .repeat = 0 }, { .repeat = 0 } };
 		struct plan_point pts[3] = {
 			{ .e = &toy_first, .exp = 0, .s = 2 },
 			{ .e = &toy, .exp = 1, .s = 3 },
