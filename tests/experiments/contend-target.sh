@@ -40,6 +40,9 @@ for try in 1 2 3; do
 		--output "$TMP/c$try" >/dev/null 2>"$TMP/err" || rc=$?
 	after=$(cal "$spin")
 	row=$(csv_cols "$TMP/c$try/contend.csv" status aggregate_calls_per_s cpus 2>/dev/null)
+	# contend's own judgement: was the spinner on its CPU (repeats_degraded)?
+	[ "$(csv_cols "$TMP/c$try/contend.csv" repeats_degraded 2>/dev/null)" = 0 ] && all_degraded=0
+	why=$(csv_cols "$TMP/c$try/contend.csv" degraded_reason 2>/dev/null)
 	[ $rc = 0 ] && [ "$(echo "$row" | cut -f1)" = ok ] && [ "$(echo "$row" | cut -f3)" = "$cpus" ] || break
 	calls=$(echo "$row" | awk -F'\t' '{ printf "%d", $2 * 0.3 }')
 	per=$(awk -v d=$((after - before)) -v c="$calls" 'BEGIN { printf "%.3f", (c > 0) ? d / c : 0 }')
@@ -49,6 +52,13 @@ for try in 1 2 3; do
 done
 ok "$([ $rc = 0 ] && [ "$(echo "$row" | cut -f1)" = ok ] && [ "$(echo "$row" | cut -f3)" = "$cpus" ]; echo $?)" \
 	"contend ran the targeted command with a caller and its spinner on CPUs $cpus (rc=$rc, $row)"
-ok "$(awk -v b="$best" 'BEGIN { exit !(b >= 0.05) }'; echo $?)" \
-	"the spinner's CPU $spin got IPIs from the barriers (best $best per barrier, at least 0.05)"
+# A spinner that was off its CPU got no IPI, by design: on a host loaded
+# by other work (make check -j runs tests side by side) that is what
+# contend's own judgement says (target_oncpu_share), not a failure here.
+if ! awk -v b="$best" 'BEGIN { exit !(b >= 0.05) }' && [ "${all_degraded:-1}" = 1 ] && [ -n "$why" ]; then
+	skip "every try was degraded, the spinner off its CPU (last: $why): no IPI was due"
+else
+	ok "$(awk -v b="$best" 'BEGIN { exit !(b >= 0.05) }'; echo $?)" \
+		"the spinner's CPU $spin got IPIs from the barriers (best $best per barrier, at least 0.05)"
+fi
 done_testing
