@@ -26,8 +26,12 @@ for f in calls.csv latency.csv disturb.csv contend.csv register.csv run.json com
 	[ -s "$TMP/a/$f" ] || missing="$missing $f"
 done
 if command -v gnuplot >/dev/null 2>&1; then
+	# contend's figure is left out, with its reason in report.md, where every
+	# point past C=1 has more threads than CPUs (a 2-CPU host).
 	for f in calls latency-cdf disturb-ipis contend register; do
-		[ -s "$TMP/a/plots/$f.png" ] || missing="$missing plots/$f.png"
+		[ -s "$TMP/a/plots/$f.png" ] ||
+			grep -q "Not drawn: .*$f (" "$TMP/a/report.md" 2>/dev/null ||
+			missing="$missing plots/$f.png"
 	done
 fi
 [ -z "$missing" ]
