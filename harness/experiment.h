@@ -64,6 +64,21 @@ int points_distance_levels(hwloc_topology_t topo);
 		 "other threads on another package or another NUMA node than the caller's")
 
 /*
+ * The spread of a row's ns-per-call repeats and its --ci-target outcome:
+ * calls' and distance's, which measure the same figure.
+ */
+#define NS_PER_CALL_REPEAT_COLS								\
+	COL_INFO("cv", COL_NUM, "", 0, "coefficient of variation of `ns_per_call`; above 0.10 a note is added"), \
+	COL_INFO("ns_per_repeat", COL_STR, "ns", 0,					\
+		 "each repeat's ns per call in the order run, `;`-separated: the spread behind the CI (a mix of two levels shows here)"), \
+	COL_INFO("ci_target_pct", COL_NUM, "%", 0,					\
+		 "with `--ci-target`: the target, 95% CI half-width as % of the mean; empty otherwise"), \
+	COL_INFO("ci_achieved_pct", COL_NUM, "%", 0,					\
+		 "with `--ci-target`: the half-width reached, % of the mean"),		\
+	COL_INFO("ci_target_met", COL_INT, "", 0,					\
+		 "with `--ci-target`: 1 if reached, 0 if `--max-repeat` ran out first (a note says so)")
+
+/*
  * What the barriers of a row's good repeats did (workdone.h), and how many
  * repeats did not measure the point. A row whose good repeats never reached
  * --repeat is `degraded`, with no figure.
