@@ -7,6 +7,10 @@
 # shellcheck disable=SC2034
 
 KP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# The suite's CSV reader (bench/mbb-csv, beside kernel-patch/ in the source
+# tree and under the install prefix): every read of a results table goes
+# through it, by column name, with CSV quoting.
+MBB_CSV=$(cd "$KP_DIR/.." && pwd)/bench/mbb-csv
 if [ -z "${MBB_KERNEL_CACHE:-}${XDG_CACHE_HOME:-}${HOME:-}" ]; then
 	echo "${PROG:-kernel-patch}: HOME is not set; set MBB_KERNEL_CACHE to the directory for kernel builds" >&2
 	exit 2
