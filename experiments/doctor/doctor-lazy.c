@@ -70,7 +70,10 @@ static const char *const case_names[NR_CASES] = {
 #define LAZY_BARRIERS 2000
 #define LAZY_SEGMENT 20		/* barriers between two readings of the counts */
 #define LAZY_LOOP_S 0.1
-#define LAZY_BUDGET_S 9.0	/* no attempt starts after this (s): the probe's bound */
+#define LAZY_BUDGET_S 9.0	/* no attempt starts after this (s), at least ... */
+#define LAZY_PACE_ROUNDS 6	/* ... or the time this many attempts of every case take, at the pace measured */
+#define LAZY_BUDGET_MAX_S 90.0	/* ... up to this, unless --budget says otherwise */
+#define LAZY_ALARM_S 10		/* an attempt is killed after this (s), or 5x the slowest one */
 #define LAZY_LOOP_MAX_S 2.0	/* ... or longer, until the head is read, on slow barriers */
 #define LAZY_SETTLE_MS 150	/* after opening the counters, before the breaks count */
 #define LAZY_WINDOW_MS 100
@@ -366,7 +369,7 @@ static int lazy_high(const struct lazy_res *r)
 }
 
 /* Run one attempt in a child; 0, or -1 when it could not be started. */
-static int lazy_attempt(int which, int a, int b, int ncpus, struct lazy_res *shared)
+static int lazy_attempt(int which, int a, int b, int ncpus, struct lazy_res *shared, unsigned alarm_s)
 {
 	pid_t pid;
 	int st;
@@ -378,7 +381,7 @@ static int lazy_attempt(int which, int a, int b, int ncpus, struct lazy_res *sha
 		return -1;
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		alarm(10);
+		alarm(alarm_s);
 		lazy_case(which, a, b, ncpus, shared);
 		_exit(0);
 	}
@@ -387,6 +390,56 @@ static int lazy_attempt(int which, int a, int b, int ncpus, struct lazy_res *sha
 	if (!shared->done && !shared->error[0])
 			snprintf(shared->error, sizeof(shared->error), "the measuring process died (status 0x%x)", st);
 	return 0;
+}
+
+/*
+ * How long the attempts take here, case by case: an emulated CPU (QEMU TCG)
+ * or a slow host takes seconds an attempt where a native one takes a
+ * fraction of one, and case B (a thread's exit) is the slowest. The budget
+ * follows: LAZY_PACE_ROUNDS attempts of every lazy case at its mean pace,
+ * after the control's time, never under LAZY_BUDGET_S nor over the cap.
+ */
+struct lazy_pace {
+	double sum[NR_CASES], slowest, fastest, cap;
+	int n[NR_CASES], explicit_budget;
+};
+
+static void lazy_pace_add(struct lazy_pace *p, int i, double dt)
+{
+	p->sum[i] += dt;
+	p->n[i]++;
+	p->slowest = fmax(p->slowest, dt);
+	p->fastest = p->fastest > 0 ? fmin(p->fastest, dt) : dt;
+}
+
+/* The mean attempt of case i; an untried case takes the slowest mean seen. */
+static double lazy_pace_mean(const struct lazy_pace *p, int i)
+{
+	double worst = 0;
+
+	if (p->n[i])
+		return p->sum[i] / p->n[i];
+	for (int j = 0; j < NR_CASES; j++)
+		if (p->n[j])
+			worst = fmax(worst, p->sum[j] / p->n[j]);
+	return worst;
+}
+
+/* The budget (s from the probe's start) that the pace measured so far asks for. */
+static double lazy_budget(const struct lazy_pace *p)
+{
+	double need = p->sum[CASE_CONTROL];
+
+	if (p->explicit_budget)
+		return p->cap;
+	for (int i = CASE_LAZY_SINGLE; i < NR_CASES; i++)
+		need += LAZY_PACE_ROUNDS * lazy_pace_mean(p, i);
+	return fmin(p->cap, fmax(LAZY_BUDGET_S, need));
+}
+
+static unsigned lazy_alarm_s(const struct lazy_pace *p)
+{
+	return (unsigned)fmax(LAZY_ALARM_S, ceil(5 * p->slowest));
 }
 
 /* Whether case i needs no more attempts: a control with a good reading;
@@ -404,10 +457,13 @@ static int lazy_decided(int i, const struct lazy_res *best, const int *nhigh)
  * lowest; else the longest.
  */
 static int lazy_try(int i, int a, int b, int ncpus, struct lazy_res *sh, struct lazy_res *best,
-		    int *tries, int *nhigh)
+		    int *tries, int *nhigh, struct lazy_pace *pace)
 {
-	if (lazy_attempt(i, a, b, ncpus, sh))
+	double t = doctor_now_s();
+
+	if (lazy_attempt(i, a, b, ncpus, sh, lazy_alarm_s(pace)))
 		return -1;
+	lazy_pace_add(pace, i, doctor_now_s() - t);
 	tries[i]++;
 	nhigh[i] += lazy_high(sh);
 	if (!best[i].done || (lazy_valid(sh) && !lazy_valid(&best[i])) ||
@@ -418,6 +474,8 @@ static int lazy_try(int i, int a, int b, int ncpus, struct lazy_res *sh, struct 
 	return 0;
 }
 
+int doctor_lazy_budget_s;
+
 void probe_lazy(struct finding *f, struct hostinfo *h)
 {
 	struct lazy_res *sh, best[NR_CASES];
@@ -427,8 +485,11 @@ void probe_lazy(struct finding *f, struct hostinfo *h)
 	cpu_set_t saved;
 	int affected = 0, allok = 1, counted = 1;
 	double t0 = doctor_now_s(), budget = LAZY_BUDGET_S;
-	const char *virt = h ? hostinfo_get(h, "virtualization") : NULL;
-	int tcg = virt && strstr(virt, "TCG") != NULL, out_of_time = 0;
+	struct lazy_pace pace = { .cap = doctor_lazy_budget_s > 0 ? doctor_lazy_budget_s : LAZY_BUDGET_MAX_S,
+				  .explicit_budget = doctor_lazy_budget_s > 0 };
+	int out_of_time = 0;
+
+	(void)h;
 
 	f->measure = NAN;
 	f->unit = "IPIs/barrier";
@@ -461,34 +522,30 @@ void probe_lazy(struct finding *f, struct hostinfo *h)
 	 * path tried alike; then the control again when it had no good reading
 	 * (the host may have been busy only for its first attempts).
 	 */
-	for (int t = 0; t < LAZY_CONTROL_ATTEMPTS && !lazy_decided(CASE_CONTROL, best, nhigh); t++) {
-		double ta = doctor_now_s();
-
-		if (lazy_try(CASE_CONTROL, a, b, ncpus, sh, best, tries, nhigh))
+	for (int t = 0; t < LAZY_CONTROL_ATTEMPTS && !lazy_decided(CASE_CONTROL, best, nhigh); t++)
+		if (lazy_try(CASE_CONTROL, a, b, ncpus, sh, best, tries, nhigh, &pace))
 			break;
-		/* An emulated CPU (QEMU TCG) takes seconds an attempt. */
-		if (t == 0 && tcg)
-			budget = fmax(budget, 20 * (doctor_now_s() - ta));
-	}
 	for (int round = 0; round < LAZY_ATTEMPTS; round++) {
 		int left = 0;
 
 		for (int i = CASE_LAZY_SINGLE; i < NR_CASES; i++) {
 			if (lazy_decided(i, best, nhigh))
 				continue;
+			budget = lazy_budget(&pace);
 			if (doctor_now_s() - t0 >= budget) {
 				out_of_time = 1;
 				break;
 			}
-			left += !lazy_try(i, a, b, ncpus, sh, best, tries, nhigh);
+			left += !lazy_try(i, a, b, ncpus, sh, best, tries, nhigh, &pace);
 		}
 		if (!left || out_of_time)
 			break;
 	}
 	for (int t = 0; t < LAZY_CONTROL_ATTEMPTS && !lazy_decided(CASE_CONTROL, best, nhigh) &&
-			doctor_now_s() - t0 < budget; t++)
-		if (lazy_try(CASE_CONTROL, a, b, ncpus, sh, best, tries, nhigh))
+			doctor_now_s() - t0 < (budget = lazy_budget(&pace)); t++)
+		if (lazy_try(CASE_CONTROL, a, b, ncpus, sh, best, tries, nhigh, &pace))
 			break;
+	budget = lazy_budget(&pace);
 	sched_setaffinity(0, sizeof(saved), &saved);
 	munmap(sh, sizeof(*sh));
 
@@ -526,6 +583,10 @@ void probe_lazy(struct finding *f, struct hostinfo *h)
 	}
 	if (best[CASE_CONTROL].done)
 		doctor_say(f->evidence, " IPIs counted by %s;", best[CASE_CONTROL].src);
+	doctor_say(f->evidence, " attempts took %.2f-%.2f s; budget %.0f s (%s);", pace.fastest, pace.slowest,
+		   budget, pace.explicit_budget ? "--budget" :
+		   budget >= pace.cap ? "scaled to the attempts' pace, at its cap; --budget gives more" :
+		   budget > LAZY_BUDGET_S ? "scaled to the attempts' pace" : "the default");
 	doctor_say(f->evidence, " path C (kthread_unuse_mm()) not probed: nothing reachable from user space here lends the mm to a kernel thread");
 
 	if (!lazy_valid(&best[CASE_CONTROL])) {
@@ -599,8 +660,8 @@ void probe_lazy(struct finding *f, struct hostinfo *h)
 		f->result = RES_CANNOT_TELL;
 		if (out_of_time)
 			snprintf(f->reason, sizeof(f->reason),
-				 "%.0f s were not enough to decide every path: no lazy case read 0, and fewer than %d attempts per case kept CPU %d idle and then the spinner on it (a busy host; rerun when it is quiet)",
-				 budget, LAZY_OK_ATTEMPTS, b);
+				 "%.0f s (%.1f s an attempt at the slowest) were not enough to decide every path: no lazy case read 0, and fewer than %d attempts per case kept CPU %d idle and then the spinner on it (a busy host; rerun when it is quiet, or give --budget more)",
+				 budget, pace.slowest, LAZY_OK_ATTEMPTS, b);
 		else if (!counted)
 			snprintf(f->reason, sizeof(f->reason),
 				 "IPIs are not countable here and the per-call costs do not separate the cases");

@@ -63,7 +63,8 @@ void doctor_affected(hwloc_topology_t topo,
 /* The membarrier commands a probe's `affected` concerns; -1: no such probe. */
 int doctor_probe_cmds(const char *name);
 
-/* lazy-mm GLOBAL_EXPEDITED (doctor-lazy.c). */
+/* lazy-mm GLOBAL_EXPEDITED (doctor-lazy.c); --budget, 0 for the automatic one. */
+extern int doctor_lazy_budget_s;
 void probe_lazy(struct finding *f, struct hostinfo *h);
 /* doctor-facts.c: does the mprotect trick interrupt a running thread here;
  * and glibc's and the kernel's rseq facts, for the rseq probe's evidence. */

@@ -475,6 +475,9 @@ static int exp_doctor_main(int argc, char **argv)
 	struct exp_opt own[] = {
 		OPT_CALLBACK("probe", "LIST", "run only these probes (comma-separated, or all; default: all)",
 			     NULL, parse_probes, fix),
+		OPT_INT("budget", "S", "lazy-mm starts no attempt after S seconds (default: 9, or the time\n"
+			"6 attempts of each case take at the pace measured, up to 90)",
+			&doctor_lazy_budget_s, 1, 3600, "(whole seconds from 1 to 3600)"),
 		OPT_END(),
 	};
 	struct exp_spec spec = {
