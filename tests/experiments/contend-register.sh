@@ -10,7 +10,7 @@ if ! command -v "$PY" >/dev/null 2>&1; then
 	exit 0
 fi
 plan 9
-if "$MBBENCH" list --format csv | grep -q '^membarrier-private-expedited,1,'; then
+if mechanism_available membarrier-private-expedited; then
 	"$MBBENCH" contend --keep-degraded --mechanism membarrier-private-expedited,signal --callers 1,2 \
 		--mode both --duration 0.1 --repeat 2 --format csv >"$TMP/c.csv" 2>"$TMP/err"
 	ok $? "contend with 1 and 2 callers, threads and processes, ran"

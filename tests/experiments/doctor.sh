@@ -92,7 +92,7 @@ ok $? "an unknown probe names the valid ones"
 
 # GLOBAL on made-up hosts. A host whose kernel refuses GLOBAL for real reads
 # affected whatever the made-up files say: those cases skip.
-if "$MBBENCH" list --format csv | grep -q '^membarrier-global,1,'; then
+if mechanism_available membarrier-global; then
 	MBBENCH_SYSROOT=$TMP/nohz "$MBBENCH" doctor --probe global,sync-core --format csv >g.csv 2>err
 	rc=$?
 	[ "$rc" -eq 1 ] && check_csv g.csv global=affected && grep -q 'nohz_full' g.csv
