@@ -40,6 +40,21 @@ f = sys.stdin if sys.argv[1] == "-" else open(sys.argv[1], newline="")
 for r in csv.DictReader(f):
     print("\t".join(r.get(c) or "" for c in sys.argv[2:]))' "$@"
 }
+# json_val FILE|- KEY...: the value at KEY... (a number indexes a list) of
+# a JSON file, read with Python's json module, never with a pattern: a
+# string as it is, a list one item a line, an object its keys one a line,
+# anything else as JSON. Exit 1 when the path is not there.
+json_val() {
+	"${PYTHON3:-python3}" -I -c 'import json, sys
+v = json.load(sys.stdin if sys.argv[1] == "-" else open(sys.argv[1]))
+try:
+    for k in sys.argv[2:]:
+        v = v[int(k)] if isinstance(v, list) else v[k]
+except (KeyError, IndexError, ValueError, TypeError):
+    sys.exit(1)
+for x in v if isinstance(v, (list, dict)) else [v]:
+    print(x if isinstance(x, str) else json.dumps(x))' "$@"
+}
 done_testing() { [ "$tap_fail" -eq 0 ]; }
 
 # A test that reads output with python3: skip the whole test without it.

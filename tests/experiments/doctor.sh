@@ -76,7 +76,7 @@ rc=$?
 [ "$rc" -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && cmp -s d.json d.before
 ok $? "an existing --json file is kept without --force (rc=$rc: $(head -c 120 err))"
 "$MBBENCH" doctor --probe sync-core --json d.json --force >/dev/null 2>err &&
-	grep -q '"sync-core"' d.json
+	[ "$(json_val d.json points 0 probe)" = sync-core ]
 ok $? "--force replaces it"
 
 for args in "--probe nosuch" "--probe lazy-mm,,global" "--probe" "extra" "--format yaml"; do

@@ -97,9 +97,9 @@ if [ "$(nproc --all)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
 	ok $? "disturb with one usable CPU: exit $rc, $(cat "$TMP/tsd.err")"
 	"$MBBENCH" info --json "$TMP/info.json" >/dev/null 2>&1 &&
 		taskset -c "$last" "$MBBENCH" info --json "$TMP/info1.json" >/dev/null 2>&1 &&
-		grep -q '"cpus_allowed": "0-[0-9]* (every online CPU)"' "$TMP/info.json" &&
-		grep -q "\"cpus_allowed\": \"$last (1 of" "$TMP/info1.json"
-	ok $? "the affinity mask is a host fact: $(grep -o '"cpus_allowed": "[^"]*"' "$TMP/info1.json")"
+		json_val "$TMP/info.json" host cpus_allowed | grep -qx '0-[0-9]* (every online CPU)' &&
+		json_val "$TMP/info1.json" host cpus_allowed | grep -q "^$last (1 of"
+	ok $? "the affinity mask is a host fact: $(json_val "$TMP/info1.json" host cpus_allowed)"
 else
 	for k in 1 2 3 4; do skip "affinity masks: needs 2 CPUs and taskset"; done
 fi
