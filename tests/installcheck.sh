@@ -42,7 +42,9 @@ rm -f "$TMP/a/report.md" "$TMP/a/plots/calls.png"
 "$MB" report "$TMP/a" 2>"$TMP/r.err" && [ -s "$TMP/a/report.md" ] &&
 	"$MB" plot "$TMP/a" >/dev/null 2>"$TMP/p.err" && { ! command -v gnuplot >/dev/null 2>&1 || [ -s "$TMP/a/plots/calls.png" ]; }
 ok $? "mbbench report and plot again on the folder ($(cat "$TMP/r.err" "$TMP/p.err" | grep -v '^# plot' | head -n 1))"
-grep -q '^membarrier-private-expedited,REGISTER_PRIVATE_EXPEDITED,0,.*,ok,' "$TMP/a/register.csv"
+csv_cols "$TMP/a/register.csv" mechanism register_command other_threads status |
+	awk -F'\t' '$1 == "membarrier-private-expedited" && $2 == "REGISTER_PRIVATE_EXPEDITED" && $3 == 0 &&
+		$4 == "ok" { f = 1 } END { exit !f }'
 ok $? "register ran through the installed mbbench-fresh"
 new=$(find "$prefix" -newer "$TMP/stamp" 2>/dev/null | head -n 3)
 [ -z "$new" ]

@@ -40,6 +40,21 @@ f = sys.stdin if sys.argv[1] == "-" else open(sys.argv[1], newline="")
 for r in csv.DictReader(f):
     print("\t".join(r.get(c) or "" for c in sys.argv[2:]))' "$@"
 }
+# json_val FILE|- KEY...: the value at KEY... (a number indexes a list) of
+# a JSON file, read with Python's json module, never with a pattern: a
+# string as it is, a list one item a line, an object its keys one a line,
+# anything else as JSON. Exit 1 when the path is not there.
+json_val() {
+	"${PYTHON3:-python3}" -I -c 'import json, sys
+v = json.load(sys.stdin if sys.argv[1] == "-" else open(sys.argv[1]))
+try:
+    for k in sys.argv[2:]:
+        v = v[int(k)] if isinstance(v, list) else v[k]
+except (KeyError, IndexError, ValueError, TypeError):
+    sys.exit(1)
+for x in v if isinstance(v, (list, dict)) else [v]:
+    print(x if isinstance(x, str) else json.dumps(x))' "$@"
+}
 done_testing() { [ "$tap_fail" -eq 0 ]; }
 
 # A test that reads output with python3: skip the whole test without it.
@@ -59,10 +74,18 @@ need_cpus() {
 	fi
 }
 
+# mechanism_available NAME: 0 when mbbench list says NAME is available here
+# (read as CSV by its columns: a summary may hold commas).
+mechanism_available() {
+	"$MBBENCH" list --format csv | csv_cols - mechanism available |
+		awk -F'\t' -v m="$1" '$1 == m && $2 == 1 { f = 1 } END { exit !f }'
+}
+
 # need_mechanism NAME: skip the whole test where mbbench list says NAME
 # is not available here.
 need_mechanism() {
-	if ! "$MBBENCH" list --format csv | grep -q "^$1,1,"; then
+	need_python
+	if ! mechanism_available "$1"; then
 		echo "1..0 # SKIP $1 is not available here"
 		exit 0
 	fi

@@ -7,7 +7,7 @@ need_python
 need_cpus 2 "needs 2 CPUs: the target spins on a CPU besides the caller's"
 
 MECH=membarrier-private-expedited
-"$MBBENCH" list --format csv | awk -F, -v m="$MECH" '$1 == m && $2 == 1 { f = 1 } END { exit !f }' || {
+mechanism_available "$MECH" || {
 	echo "1..0 # SKIP $MECH is not available here"
 	exit 0
 }

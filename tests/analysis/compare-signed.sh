@@ -35,11 +35,11 @@ for name, net in (("a", -300.0), ("b", 1800.0)):
                 f"{';'.join(f'{v:.1f}' for v in nets)}\n")
 PY
 "$MBBENCH" compare "$TMP/a" "$TMP/b" --format csv >"$TMP/ab.csv" 2>"$TMP/err"
-v=$(awk -F, '$5 == "ns_over_floor" { print $NF }' "$TMP/ab.csv")
+v=$(csv_cols "$TMP/ab.csv" figure verdict | awk -F'\t' '$1 == "ns_over_floor" { print $2 }')
 [ "$v" = worse ]
 ok $? "a signed figure rising across 0 is worse (verdict: ${v:-none}; $(head -n 1 "$TMP/err"))"
 "$MBBENCH" compare "$TMP/b" "$TMP/a" --format csv >"$TMP/ba.csv" 2>"$TMP/err"
-v=$(awk -F, '$5 == "ns_over_floor" { print $NF }' "$TMP/ba.csv")
+v=$(csv_cols "$TMP/ba.csv" figure verdict | awk -F'\t' '$1 == "ns_over_floor" { print $2 }')
 [ "$v" = better ]
 ok $? "falling across 0 is better (verdict: ${v:-none})"
 done_testing

@@ -11,6 +11,19 @@
 need_python
 plan 17
 
+# nrows FILE EXPERIMENT POINT FIGURE A B SIG VERDICT: how many rows of
+# compare's CSV match, read by column (a point may hold commas): POINT is
+# an ERE, every other argument the whole cell, "" any cell.
+nrows() {
+	csv_cols "$1" experiment point figure a b sig verdict |
+		awk -F'\t' -v e="$2" -v p="$3" -v f="$4" -v a="$5" -v b="$6" -v s="$7" -v v="$8" '
+			(e == "" || $1 == e) && $2 ~ p && (f == "" || $3 == f) && (a == "" || $4 == a) &&
+				(b == "" || $5 == b) && (s == "" || $6 == s) && (v == "" || $7 == v) { n++ }
+			END { print n + 0 }'
+}
+# has_row FILE EXPERIMENT POINT FIGURE A B SIG VERDICT: 0 when a row matches.
+has_row() { [ "$(nrows "$@")" -gt 0 ]; }
+
 "$PY" - "$TMP" <<'PY'
 import json, math, os, random, sys
 tmp = sys.argv[1]
@@ -59,17 +72,17 @@ PY
 ok $? "synthetic folders written"
 
 "$MBBENCH" compare "$TMP/a" "$TMP/null" --format csv --correction holm >"$TMP/null.csv" 2>"$TMP/e"
-n=$(grep -c ',ns_per_call,.*,\*,' "$TMP/null.csv")
+n=$(nrows "$TMP/null.csv" "" "" ns_per_call "" "" "*" "")
 [ "$n" -le 10 ]
 ok $? "200 unchanged points (CV 1%, 10 repeats), Holm: $n flagged (nominal 5%: at most 10)"
 "$MBBENCH" compare "$TMP/a" "$TMP/null" --format csv >"$TMP/nullbh.csv"
-n=$(grep -c ',ns_per_call,.*,\*,' "$TMP/nullbh.csv")
+n=$(nrows "$TMP/nullbh.csv" "" "" ns_per_call "" "" "*" "")
 [ "$n" -le 10 ]
 ok $? "the same with the default, Benjamini-Hochberg: $n flagged"
 
 "$MBBENCH" compare "$TMP/a" "$TMP/shift" --format csv >"$TMP/shift.csv"
-hit=$(grep -Ec '^[^,]*,[^,]*,calls,mechanism=m([0-9]|[1-4][0-9]) .*,\*,worse$' "$TMP/shift.csv")
-false=$(grep -Ec '^[^,]*,[^,]*,calls,mechanism=m([5-9][0-9]|1[0-9][0-9]) .*,\*,' "$TMP/shift.csv")
+hit=$(nrows "$TMP/shift.csv" calls '^mechanism=m([0-9]|[1-4][0-9]) ' "" "" "" "*" worse)
+false=$(nrows "$TMP/shift.csv" calls '^mechanism=m([5-9][0-9]|1[0-9][0-9]) ' "" "" "" "*" "")
 [ "$hit" -eq 50 ] && [ "$false" -eq 0 ]
 ok $? "a 5% shift at CV 1% on 50 of 200 points: $hit of 50 found worse, $false false alarms"
 
@@ -100,16 +113,16 @@ ok $? "several runs against the first, as JSON"
 # Replicates: one run against one flags what the runs' own drift moved; the
 # run as the unit (--vs) does not, and still finds a 50% change.
 "$MBBENCH" compare "$TMP/ra0" "$TMP/rb0" --format csv >"$TMP/r1.csv"
-one=$(grep -c ',ns_per_call,.*,\*,' "$TMP/r1.csv")
+one=$(nrows "$TMP/r1.csv" "" "" ns_per_call "" "" "*" "")
 "$MBBENCH" compare "$TMP"/ra0 "$TMP"/ra1 "$TMP"/ra2 "$TMP"/ra3 "$TMP"/ra4 --vs \
 	"$TMP"/rb0 "$TMP"/rb1 "$TMP"/rb2 "$TMP"/rb3 "$TMP"/rb4 --format csv >"$TMP/r5.csv" 2>"$TMP/r5.err"
-five=$(grep -c ',ns_per_call,.*,\*,' "$TMP/r5.csv")
+five=$(nrows "$TMP/r5.csv" "" "" ns_per_call "" "" "*" "")
 [ "$one" -gt 50 ] && [ "$five" -le 10 ] && [ ! -s "$TMP/r5.err" ]
 ok $? "runs 10% apart: one against one flags $one of 200 unchanged points; 5 against 5 replicates flag $five (at most 10)"
 "$MBBENCH" compare "$TMP"/ra0 "$TMP"/ra1 "$TMP"/ra2 "$TMP"/ra3 "$TMP"/ra4 --vs \
 	"$TMP"/rs0 "$TMP"/rs1 "$TMP"/rs2 "$TMP"/rs3 "$TMP"/rs4 --correction bh --format csv >"$TMP/rs.csv"
-hit=$(grep -Ec '^[^,]*,[^,]*,calls,mechanism=m([0-9]|[1-4][0-9]) .*,\*,worse$' "$TMP/rs.csv")
-false=$(grep -Ec '^[^,]*,[^,]*,calls,mechanism=m([5-9][0-9]|1[0-9][0-9]) .*,\*,' "$TMP/rs.csv")
+hit=$(nrows "$TMP/rs.csv" calls '^mechanism=m([0-9]|[1-4][0-9]) ' "" "" "" "*" worse)
+false=$(nrows "$TMP/rs.csv" calls '^mechanism=m([5-9][0-9]|1[0-9][0-9]) ' "" "" "" "*" "")
 [ "$hit" -ge 45 ] && [ "$false" -le 10 ]
 ok $? "a 50% change on 50 points, 5 against 5 replicates: $hit of 50 found worse, $false false alarms"
 "$MBBENCH" compare "$TMP/ra0" --vs "$TMP/rb0" "$TMP/rb1" >/dev/null 2>&1; r1=$?
@@ -155,20 +168,20 @@ for name, rate, st, p99 in (("la", 30000, "ok", 24), ("lb", 90000, "failed", 25)
         f"e,0,self-spin,1,storm,{e},0.002,,,1,,,5,ok"]) + "\n")
 PY
 "$MBBENCH" compare "$TMP/la" "$TMP/lb" --format csv >"$TMP/l.csv" 2>"$TMP/l.err"
-grep -q 'litmus,pairing=none,forbidden_per_million,.*,\*,changed$' "$TMP/l.csv" &&
-	grep -q 'litmus,pairing=fence-both,status,ok,failed,.*worse$' "$TMP/l.csv" &&
-	grep -q 'latency,mechanism=null .*,p99_ns,24.0,25.0,.*,~,-$' "$TMP/l.csv"
+has_row "$TMP/l.csv" litmus '^pairing=none$' forbidden_per_million "" "" "*" changed &&
+	has_row "$TMP/l.csv" litmus '^pairing=fence-both$' status ok failed "" worse &&
+	has_row "$TMP/l.csv" latency '^mechanism=null ' p99_ns 24.0 25.0 "~" -
 ok $? "a litmus control's rate that moved is changed, not worse; a failed pairing is worse; 24 vs 25 ns in one bucket each is not flagged ($(head -c 120 "$TMP/l.err"))"
-"$MBBENCH" compare "$TMP/la" "$TMP/lc" --format csv >"$TMP/l2.csv" 2>&1
-grep -q 'latency,mechanism=null .*,p99_ns,24.0,40.0,.*,\*,worse$' "$TMP/l2.csv" &&
-	grep -q 'litmus,pairing=none,forbidden_per_million,.*,~,-$' "$TMP/l2.csv"
+"$MBBENCH" compare "$TMP/la" "$TMP/lc" --format csv >"$TMP/l2.csv" 2>"$TMP/l2.err"
+has_row "$TMP/l2.csv" latency '^mechanism=null ' p99_ns 24.0 40.0 "*" worse &&
+	has_row "$TMP/l2.csv" litmus '^pairing=none$' forbidden_per_million "" "" "~" -
 ok $? "a percentile from 24 to 40 ns with CIs of 0 is flagged worse; an unchanged control rate is not"
-grep -q 'latency,mechanism=fence .*,p99_ns,24.0,40.0,.*,?,-$' "$TMP/l2.csv"
+has_row "$TMP/l2.csv" latency '^mechanism=fence ' p99_ns 24.0 40.0 "?" -
 ok $? "the same p99 from batches of 60 samples (each batch's max) is not tested"
-grep -q 'disturb,mechanism=g round=0 role=caller cpu=0 phase=storm,ipis_per_barrier,1.7,1.4,.*,~,-$' "$TMP/l.csv" &&
-	grep -q 'disturb,mechanism=e round=0 role=self-spin cpu=1 phase=storm,ipis_per_barrier,1.0,0.5,.*,\*,better$' "$TMP/l.csv"
+has_row "$TMP/l.csv" disturb '^mechanism=g round=0 role=caller cpu=0 phase=storm$' ipis_per_barrier 1.7 1.4 "~" - &&
+	has_row "$TMP/l.csv" disturb '^mechanism=e round=0 role=self-spin cpu=1 phase=storm$' ipis_per_barrier 1.0 0.5 "*" better
 ok $? "IPIs per barrier with CIs: 0.3 apart within a 0.25 spread is not flagged, 1.0 to 0.5 at 0.002 is"
-"$MBBENCH" compare "$TMP/ld" "$TMP/la" --format csv >"$TMP/l3.csv" 2>&1
-grep -q 'litmus,pairing=none,forbidden_per_million,0.0,30000.0,.*,\*,changed$' "$TMP/l3.csv"
+"$MBBENCH" compare "$TMP/ld" "$TMP/la" --format csv >"$TMP/l3.csv" 2>"$TMP/l3.err"
+has_row "$TMP/l3.csv" litmus '^pairing=none$' forbidden_per_million 0.0 30000.0 "*" changed
 ok $? "a control that starts to reorder (0 to 30000 per million) has changed"
 done_testing

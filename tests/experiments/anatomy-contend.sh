@@ -32,7 +32,7 @@ while [ $try -lt 3 ]; do
 	rc=$?
 	left=$(alive_in_session "$pid")
 	[ -n "$left" ] && break
-	grep -q ',setup-contended,\|,to-ipi-contended,' "$TMP/a/anatomy-phases.csv" 2>/dev/null && break
+	csv_cols "$TMP/a/anatomy-phases.csv" phase 2>/dev/null | grep -qx 'setup-contended\|to-ipi-contended' && break
 	try=$((try + 1))
 done
 st=$(csv_cols "$TMP/a/anatomy.csv" status skip_reason 2>/dev/null)

@@ -83,7 +83,7 @@ ok $? "fence (no ipi flag): skipped with the reason ($fe)"
 sg=$(csv_cols "$TMP/sig.csv" mechanism status skip_reason | awk -F'\t' '$1 == "signal"')
 printf '%s' "$sg" | grep -q 'skipped	.*no membarrier or mprotect call'
 ok $? "signal: skipped, its barrier makes no traced syscall ($sg)"
-grep -q 'clock check CPU' "$TMP/out" 2>/dev/null || grep -q 'clock_offset_ns' "$TMP/a/anatomy.json"
+grep -q 'clock check CPU' "$TMP/out" 2>/dev/null || json_val "$TMP/a/anatomy.json" derived | grep -qx 'clock_offset_ns'
 ok $? "the clock check is reported"
 
 # Without the privilege to trace: every row skipped with the reason.

@@ -10,7 +10,7 @@ if ! command -v "$PY" >/dev/null 2>&1; then
 	exit 0
 fi
 plan 9
-if "$MBBENCH" list --format csv | grep -q '^membarrier-private-expedited,1,'; then
+if mechanism_available membarrier-private-expedited; then
 	"$MBBENCH" contend --keep-degraded --mechanism membarrier-private-expedited,signal --callers 1,2 \
 		--mode both --duration 0.1 --repeat 2 --format csv >"$TMP/c.csv" 2>"$TMP/err"
 	ok $? "contend with 1 and 2 callers, threads and processes, ran"
@@ -46,7 +46,7 @@ else
 	skip "membarrier-private-expedited unavailable here"
 fi
 "$MBBENCH" register --mechanism fence --threads 0 --repeat 1 --format csv >"$TMP/f.csv"
-grep -q 'skipped,fence needs no registration' "$TMP/f.csv"
+[ "$(csv_cols "$TMP/f.csv" mechanism status skip_reason)" = "$(printf 'fence\tskipped\tfence needs no registration')" ]
 ok $? "a mechanism without registration is a skipped row with its reason"
 
 bad=0
@@ -94,7 +94,7 @@ fi
 	--duration 0.05 --repeat 2 --ci-target 50 --max-repeat 4 --format csv >"$TMP/ad.csv" 2>/dev/null &&
 	csv_cols "$TMP/ad.csv" repeats ci_target_pct ci_achieved_pct ci_target_met |
 	awk -F'\t' '{ exit !($1 >= 3 && $1 <= 4 && $2 == 50 && $3 != "" && ($4 == 1) == ($3 <= 50)) }'
-ok $? "contend --ci-target 50 --max-repeat 4: $(sed -n 2p "$TMP/ad.csv" | cut -c1-60)..."
+ok $? "contend --ci-target 50 --max-repeat 4 (repeats, target, achieved, met: $(csv_cols "$TMP/ad.csv" repeats ci_target_pct ci_achieved_pct ci_target_met | tr '\t' ' '))"
 "$MBBENCH" contend --ci-target 5 --repeat 3 --max-repeat 2 >"$TMP/ad2.out" 2>"$TMP/ad2.err"
 [ $? -eq 2 ] && [ ! -s "$TMP/ad2.out" ] && [ "$(wc -l <"$TMP/ad2.err")" -eq 1 ]
 ok $? "contend --max-repeat below --repeat: exit 2, $(cat "$TMP/ad2.err")"

@@ -75,7 +75,7 @@ cells "$TMP/over.csv" status oversubscribed repeats_degraded target_oncpu_share
 ok $? "oversubscribed: ok, marked, never degraded (on-CPU share ${c4:-none})"
 # 5. The delivery floor beside the cost: a targeted barrier to the
 # target's CPU after every good repeat, and the cost net of it.
-if "$MBBENCH" list --format csv | awk -F, '$1 == "membarrier-private-expedited-rseq-cpu" && $2 == 1 { f = 1 } END { exit !f }'; then
+if mechanism_available membarrier-private-expedited-rseq-cpu; then
 	"$MBBENCH" calls --mechanism $MECH --threads 1,2 --placement 0,1 --repeat 4 --duration 30ms \
 		--format csv >"$TMP/floor.csv" 2>"$TMP/err"
 	"$PY" - "$TMP/floor.csv" <<'PY'

@@ -10,13 +10,19 @@
 need_python
 plan 13
 chmod 755 "$TMP"
-csv_col() { # file column row-filter(awk on $0): the column's values
+col_values() { # file column: the column's values, space-separated ("?" where it lacks it)
 	"$PY" - "$@" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 print(" ".join(r.get(sys.argv[2], "?") for r in rows))
 PY
 }
+# skipped_row FILE ERE: 0 when a row is skipped with a skip_reason matching ERE.
+skipped_row() {
+	csv_cols "$1" status skip_reason | awk -F'\t' -v re="$2" '$1 == "skipped" && $2 ~ re { f = 1 } END { exit !f }'
+}
+# first_skip FILE: the skip_reason of the first skipped row.
+first_skip() { csv_cols "$1" status skip_reason | awk -F'\t' '$1 == "skipped" { print $2; exit }'; }
 
 # 1-2. A thread limit: pthread_create fails in the middle of starting a
 # team; the run ends (no worker left waiting for the others) with a skipped
@@ -37,13 +43,14 @@ if [ -n "$limited" ]; then
 	$limited timeout 30 "$MBBENCH" calls --mechanism null \
 		--threads $T --duration 0.05 --format csv >"$TMP/np.csv" 2>"$TMP/np.err"
 	rc=$?
-	[ "$rc" -eq 0 ] && grep -q "^null,$T,.*,skipped,pthread_create: " "$TMP/np.csv"
-	ok $? "calls under RLIMIT_NPROC: exit $rc (124 is a hang), a skipped row: $(grep -o 'skipped,.*' "$TMP/np.csv")"
+	[ "$rc" -eq 0 ] && csv_cols "$TMP/np.csv" mechanism threads status skip_reason |
+		awk -F'\t' -v t="$T" '$1 == "null" && $2 == t && $3 == "skipped" && $4 ~ /^pthread_create: / { f = 1 } END { exit !f }'
+	ok $? "calls under RLIMIT_NPROC: exit $rc (124 is a hang), a skipped row: $(first_skip "$TMP/np.csv")"
 	$limited timeout 30 "$MBBENCH" contend --keep-degraded --mechanism membarrier-private-expedited \
 		--callers $((T / 2)) --mode processes --duration 0.05 --format csv >"$TMP/npc.csv" 2>"$TMP/npc.err"
 	rc=$?
-	[ "$rc" -eq 0 ] && grep -q ',skipped,[a-z_]*: ' "$TMP/npc.csv"
-	ok $? "contend processes under RLIMIT_NPROC: exit $rc, a skipped row: $(grep -o 'skipped,.*' "$TMP/npc.csv" | head -n 1)"
+	[ "$rc" -eq 0 ] && skipped_row "$TMP/npc.csv" '^[a-z_]*: '
+	ok $? "contend processes under RLIMIT_NPROC: exit $rc, a skipped row: $(first_skip "$TMP/npc.csv")"
 else
 	skip "calls under RLIMIT_NPROC: needs prlimit, and as root setpriv and a build tree nobody may reach"
 	skip "contend under RLIMIT_NPROC: needs prlimit, and as root setpriv and a build tree nobody may reach"
@@ -67,7 +74,7 @@ if command -v prlimit >/dev/null 2>&1; then
 	closed prlimit --nofile=$nf:$nf "$MBBENCH" disturb --mechanism membarrier-global --roles self-spin \
 		--duration 0.1 --format csv >"$TMP/nfd.csv" 2>"$TMP/nfd.err"
 	rc=$?
-	src=$(csv_col "$TMP/nfd.csv" ipi_source | tr ' ' '\n' | sort -u | tr '\n' ' ')
+	src=$(col_values "$TMP/nfd.csv" ipi_source | tr ' ' '\n' | sort -u | tr '\n' ' ')
 	[ "$rc" -eq 0 ] && [ -n "$src" ] && ! echo "$src" | grep -q '?'
 	ok $? "disturb under RLIMIT_NOFILE=$nf: exit $rc, IPIs counted from: $src"
 else
@@ -83,7 +90,7 @@ if [ "$(nproc --all)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
 	taskset -c "$last" "$MBBENCH" calls --mechanism null --threads 1-2 --duration 0.05 \
 		--format csv >"$TMP/ts.csv" 2>"$TMP/ts.err"
 	rc=$?
-	cpus=$(csv_col "$TMP/ts.csv" cpus)
+	cpus=$(col_values "$TMP/ts.csv" cpus)
 	[ "$rc" -eq 0 ] && [ "$cpus" = "$last $last;$last" ]
 	ok $? "calls under taskset -c $last: exit $rc, threads on CPUs '$cpus'"
 	taskset -c "$last" "$MBBENCH" calls --mechanism null --threads 2 --duration 0.05 >"$TMP/ts.txt" 2>&1
@@ -97,9 +104,9 @@ if [ "$(nproc --all)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
 	ok $? "disturb with one usable CPU: exit $rc, $(cat "$TMP/tsd.err")"
 	"$MBBENCH" info --json "$TMP/info.json" >/dev/null 2>&1 &&
 		taskset -c "$last" "$MBBENCH" info --json "$TMP/info1.json" >/dev/null 2>&1 &&
-		grep -q '"cpus_allowed": "0-[0-9]* (every online CPU)"' "$TMP/info.json" &&
-		grep -q "\"cpus_allowed\": \"$last (1 of" "$TMP/info1.json"
-	ok $? "the affinity mask is a host fact: $(grep -o '"cpus_allowed": "[^"]*"' "$TMP/info1.json")"
+		json_val "$TMP/info.json" host cpus_allowed | grep -qx '0-[0-9]* (every online CPU)' &&
+		json_val "$TMP/info1.json" host cpus_allowed | grep -q "^$last (1 of"
+	ok $? "the affinity mask is a host fact: $(json_val "$TMP/info1.json" host cpus_allowed)"
 else
 	for k in 1 2 3 4; do skip "affinity masks: needs 2 CPUs and taskset"; done
 fi
@@ -110,12 +117,12 @@ if can_drop; then
 	as_nobody "$MBBENCH" disturb --mechanism membarrier-global --roles foreign-rt \
 		--duration 0.1 --format csv >"$TMP/nr.csv" 2>"$TMP/nr.err"
 	rc=$?
-	[ "$rc" -eq 0 ] && grep -q 'skipped,.*SCHED_FIFO needs root or CAP_SYS_NICE' "$TMP/nr.csv"
+	[ "$rc" -eq 0 ] && skipped_row "$TMP/nr.csv" 'SCHED_FIFO needs root or CAP_SYS_NICE'
 	ok $? "disturb foreign-rt as nobody: exit $rc, skipped with the reason"
 	as_nobody "$MBBENCH" calls --keep-degraded --mechanism membarrier-private-expedited --threads 2 \
 		--duration 0.05 --format csv >"$TMP/nrc.csv" 2>"$TMP/nrc.err"
 	rc=$?
-	[ "$rc" -eq 0 ] && grep -q ',ok,' "$TMP/nrc.csv"
+	[ "$rc" -eq 0 ] && csv_cols "$TMP/nrc.csv" status | grep -qx ok
 	ok $? "calls as nobody: exit $rc, measured"
 	as_nobody "$MBBENCH" latency --mechanism null --duration 0.05 --output /root/mbbench-nr >/dev/null 2>"$TMP/nro.err"
 	rc=$?

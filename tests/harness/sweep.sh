@@ -122,7 +122,7 @@ frc=$?
 frun=$(ls -d "$TMP"/fail/*/ 2>/dev/null | head -n 1)
 frun=${frun%/}
 [ "$frc" -eq 0 ] && grep -q 'latency fence: a correctness check failed' "$TMP/fail.err" &&
-	grep -q '^fence,' "$frun/latency.csv" && grep -q 'correctness failures found in: latency:fence' "$TMP/fail.err"
+	csv_cols "$frun/latency.csv" mechanism | grep -qx fence && grep -q 'correctness failures found in: latency:fence' "$TMP/fail.err"
 ok $? "a point that exits 1 with its CSV is kept and announced (exit $frc)"
 "$PY" - "$frun/litmus.csv" <<'PY'
 import sys
