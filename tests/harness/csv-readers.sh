@@ -33,7 +33,7 @@ sig,nal${T}x \"y\",z" ]
 	got=$(mbb "$TMP/t.csv" mechanism,skip_reason status!=ok 'skip_reason~^no barrier, ')
 	[ "$got" = "null${T}no barrier, none" ]
 	ok $? "$_n: != and ~ on the columns after it ($got)"
-	got=$({ echo "# progress"; cat "$TMP/t.csv"; } | mbb -n -H - mechanism status=ok)
+	got=$({ echo "# progress"; cat "$TMP/t.csv"; } | mbb -n -H mechanism - mechanism status=ok)
 	[ "$got" = 2 ]
 	ok $? "$_n: -n counts the matching rows, -H skips the lines before the header (got $got)"
 	mbb "$TMP/t.csv" mechanism,nosuch >"$TMP/out" 2>"$TMP/err"
