@@ -80,7 +80,7 @@ diffutils dpkg e2fsprogs findutils grep gzip hostname init-system-helpers libc-b
 mount ncurses-base ncurses-bin passwd perl-base sed sensible-utils sysvinit-utils tar tzdata
 util-linux""".split())
 # The suite's own programs.
-SELF = {"mbbench", "mbbench-static", "mbbench-fresh"}
+SELF = {"mbbench", "mbbench-static", "mbbench-fresh", "mbb-guest-checks", "mbb-csv"}
 BUILTINS = set("""pwd printf kill test true false alias bg break case cd command continue do done echo elif else esac eval exec
 exit export fi for function getopts hash if in jobs local read readonly return set shift
 source then trap type ulimit umask unalias unset until wait while [ [[ ]] . : ! { } time
