@@ -259,8 +259,10 @@ def calibration_line(data):
         return (" This folder has no calibration of this host beside it: before an A/B, `mbbench calibrate "
                 "--plant 10` says what change a comparison can see here.")
     try:
+        at = {"syscall": " in the membarrier(2) call (the floor's too, as a kernel change would)",
+              "harness": " in the harness (outside the barrier path)"}.get(c.get("at"), "")
         return (f" The last calibration of this host and kernel (`{c['folder']}`, {c['date']}): a planted "
-                f"{c['plant_pct']}% change, {c['runs']} sweep{'s' if c['runs'] != 1 else ''} a side, was found at "
+                f"{c['plant_pct']}% change{at}, {c['runs']} sweep{'s' if c['runs'] != 1 else ''} a side, was found at "
                 f"{c['found']} of {c['points']} points (called better at {c['called_better']}; the rerun's false "
                 f"alarms {c['false_alarms']} of {c['rerun_points']}); net of the delivery floor at "
                 f"{c['net_found']} of {c['net_points']} (false alarms {c['net_false_alarms']}).")

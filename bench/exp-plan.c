@@ -31,7 +31,7 @@ static void usage(FILE *f)
 		"usage: mbbench plan [--quick|--full] [--budget DURATION] [--threads LIST]\n"
 		"                    [--callers LIST] [--placement P] [--behaviour spin|sleep]\n"
 		"                    [--mechanism LIST] [--experiment LIST] [--assume-available]\n"
-		"                    [--seed N] [--plant PCT] [--keep-degraded]\n"
+		"                    [--seed N] [--plant PCT] [--plant-syscall NS] [--keep-degraded]\n"
 		"                    [--output DIR | --out-root DIR] [--make-folder] [--aslr off|on]\n"
 		"                    [--format human|lines]\n"
 		"The points mbbench sweep runs here: experiment, mechanism, predicted\n"
@@ -49,6 +49,7 @@ static void usage(FILE *f)
 		"  --assume-available plan as if every mechanism were available\n"
 		"  --seed N           the seed of the run order (default: from the clock)\n"
 		"  --plant PCT        --plant PCT for calls, latency and distance\n"
+		"  --plant-syscall NS --plant-syscall NS for calls, latency and distance\n"
 		"  --keep-degraded    --keep-degraded for the experiments that judge repeats\n"
 		"  --output DIR       the sweep's folder itself, checked (see --make-folder)\n"
 		"  --out-root DIR     where the sweep names its folder, checked (default results/runs)\n"
@@ -211,8 +212,8 @@ static char *ladder_only(const struct tpoint *p, int n)
 	return s;
 }
 
-/* --plant and --keep-degraded: what the sweep adds to each point's command. */
-static const char *plant;
+/* --plant, --plant-syscall and --keep-degraded: what the sweep adds to each point's command. */
+static const char *plant, *plant_syscall;
 static int keep_degraded;
 
 /*
@@ -230,6 +231,8 @@ static void print_argv(FILE *f, const struct plan *p, int i)
 	plan_options(f, p, i);
 	if (plant && list_has("calls,latency,distance", pt->e->name))
 		fprintf(f, " --plant %s", plant);
+	if (plant_syscall && list_has("calls,latency,distance", pt->e->name))
+		fprintf(f, " --plant-syscall %s", plant_syscall);
 	if (keep_degraded && list_has("calls,latency,distance,contend,rcu,anatomy", pt->e->name))
 		fputs(" --keep-degraded", f);
 }
@@ -365,6 +368,7 @@ static int exp_plan_main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "placement", required_argument, NULL, 'p' },
 		{ "plant", required_argument, NULL, 'P' },
+		{ "plant-syscall", required_argument, NULL, 'S' },
 		{ "quick", no_argument, NULL, 'q' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 't' },
@@ -448,6 +452,12 @@ static int exp_plan_main(int argc, char **argv)
 			    strlen(optarg) > 3 || atoi(optarg) > 100)
 				die("--plant '%s' is not a percentage from 1 to 100", optarg);
 			plant = optarg;
+			break;
+		case 'S':
+			if (!*optarg || optarg[0] == '0' || strspn(optarg, "0123456789") != strlen(optarg) ||
+			    strlen(optarg) > 8 || atol(optarg) > 10000000)
+				die("--plant-syscall '%s' is not nanoseconds from 1 to 10000000", optarg);
+			plant_syscall = optarg;
 			break;
 		case 'k':
 			keep_degraded = 1;

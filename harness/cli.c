@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "harness.h"
+#include "mech.h"
 #include "outpath.h"
 #include "points.h"
 #include "util.h"
@@ -32,6 +33,7 @@ enum {
 	OPT_FORCE,
 	OPT_KEEP_DEGRADED,
 	OPT_PLANT,
+	OPT_PLANT_SYSCALL,
 };
 
 /* Alphabetical; `flag` is the CO_* bit that enables each. */
@@ -68,6 +70,9 @@ static const struct {
 	  "compact|smt|scatter|CPUS", "where threads run; thread 0 is the caller" },
 	{ { "plant", required_argument, NULL, OPT_PLANT }, CO_PLANT, "PCT",
 	  "add PCT% of each barrier's cost as a busy wait (mbbench calibrate)" },
+	{ { "plant-syscall", required_argument, NULL, OPT_PLANT_SYSCALL }, CO_PLANT, "NS",
+	  "busy-wait NS ns after every expedited membarrier(2) call, the\n"
+	  "delivery floor's too: a planted kernel regression (calibrate --at syscall)" },
 	{ { "repeat", required_argument, NULL, OPT_REPEAT }, CO_REPEAT, "N",
 	  "repeats per point (mean, stddev, 95% CI)" },
 	{ { "threads", required_argument, NULL, OPT_THREADS }, CO_THREADS,
@@ -329,6 +334,14 @@ void opts_parse(int argc, char **argv, const struct exp_spec *spec, struct opts 
 			if (parse_u64(optarg, 1, 100, &n))
 				die("bad --plant '%s' (a percentage from 1 to 100)", optarg);
 			harness_plant((double)n);
+			break;
+		}
+		case OPT_PLANT_SYSCALL: {
+			uint64_t n;
+
+			if (parse_u64(optarg, 1, 10000000, &n))
+				die("bad --plant-syscall '%s' (nanoseconds from 1 to 10000000)", optarg);
+			membarrier_plant(n);
 			break;
 		}
 		case OPT_MEMBIND: {

@@ -85,6 +85,9 @@ static void params_json(const struct opts *o, struct json *j)
 	json_int(j, "repeat", o->repeat);
 	if (o->membind >= 0)
 		json_int(j, "membind", o->membind);
+	/* A planted kernel regression is never a plain result. */
+	if (membarrier_planted_ns())
+		json_int(j, "plant_syscall_ns", (long long)membarrier_planted_ns());
 	json_end_object(j);
 }
 

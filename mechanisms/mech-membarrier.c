@@ -19,10 +19,49 @@
 
 #include "mech.h"
 #include "seed-membarrier.h"
+#include "util.h"
+
+static uint64_t plant_ns;
+
+void membarrier_plant(uint64_t ns)
+{
+	plant_ns = ns;
+}
+
+uint64_t membarrier_planted_ns(void)
+{
+	return plant_ns;
+}
+
+/* The commands whose cost a patch to the expedited barrier path moves. */
+static int expedited_barrier(int cmd)
+{
+	switch (cmd) {
+	case MEMBARRIER_CMD_GLOBAL_EXPEDITED:
+	case MEMBARRIER_CMD_PRIVATE_EXPEDITED:
+	case MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE:
+	case MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ:
+	case MEMBARRIER_CMD_SEED_V1_IPI_ALL:
+	case MEMBARRIER_CMD_SEED_V5_EXPEDITED:
+		return 1;
+	default:
+		return 0;
+	}
+}
 
 int sys_membarrier(int cmd, unsigned int flags, int cpu_id)
 {
-	return (int)syscall(__NR_membarrier, cmd, flags, cpu_id);
+	int r = (int)syscall(__NR_membarrier, cmd, flags, cpu_id);
+
+	if (plant_ns && expedited_barrier(cmd)) {
+		int e = errno;
+		uint64_t end = now_ns() + plant_ns;
+
+		while (now_ns() < end)
+			;
+		errno = e;
+	}
+	return r;
 }
 
 long membarrier_query(void)

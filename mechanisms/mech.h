@@ -88,6 +88,16 @@ void mech_signal_ack_wait(uint64_t sleep_ns);
 
 /* Mechanisms shared helpers (mech-membarrier.c). */
 int sys_membarrier(int cmd, unsigned int flags, int cpu_id);
+/*
+ * A planted kernel regression (mbbench calibrate --at syscall): every
+ * expedited barrier command of this process (GLOBAL_EXPEDITED, the
+ * PRIVATE_EXPEDITED family, the seed's IPI commands) busy-waits ns after
+ * membarrier(2) returns, as a patch to the barrier path would add its
+ * cost: the measured barrier's calls and the delivery floor's alike.
+ * Registration, QUERY and GLOBAL (a grace period) are left alone.
+ */
+void membarrier_plant(uint64_t ns);
+uint64_t membarrier_planted_ns(void);
 /* QUERY mask, cached; -errno when the syscall is missing. */
 long membarrier_query(void);
 /* The registration a barrier command needs first (0: none). */
