@@ -8,13 +8,12 @@ measured". The rules, and what makes a run "disturbed", are documented in
 docs/HACKING.md (The report's Verdict).
 """
 import math
-import os
 import re
 
 from mbformat import ci_n, ci_shown, fmt_ci, md_table
-from mbguard import EnvError, UsageError
-from mbresults import LEVELS, host, load_folder, num, ok_rows
+from mbresults import LEVELS, host, num, ok_rows
 from mbstats import overlap
+from runquality import REFERENCE_RATIO, STEAL_MAX, host_class, load_summary, reference_ratio, run_evidence
 
 # The barriers a program chooses between, cheapest first among the correct
 # ones. The -sync-core and -rseq variants are PRIVATE_EXPEDITED with more
@@ -44,10 +43,9 @@ RECONCILE = ("membarrier-private-expedited", "membarrier-global-expedited", "mem
              "membarrier-global")
 REGISTER_RATIO = 10	# registering later costs this many times more: a finding even from 3 repeats
 
-# A run is disturbed (docs/HACKING.md) when any of these holds:
-STEAL_MAX = 0.05        # steal time above 5% of the CPU time of its measured points
+# A run is disturbed (docs/HACKING.md) when its own evidence says so: steal
+# time, the delivery floor's drift (runquality.py) or, here:
 DISAGREE_MAX = 0.5      # the experiments' CIs disagree for more than half the mechanisms compared
-REFERENCE_RATIO = 1.5   # calls' median cost beyond 1.5x (or below 1/1.5) a reference of the host class
 
 
 def name(m):
@@ -158,61 +156,6 @@ def section_reconcile(data, modes=None):
 
 # --- run quality --------------------------------------------------------
 
-def load_summary(run):
-    """(start load, largest load, steal share, points recorded) from
-    run.json's load, or None where the sweep did not record it."""
-    load = run.get("load")
-    if not isinstance(load, list) or not load:
-        return None
-    befores = [p.get("load_before") for p in load if isinstance(p.get("load_before"), (int, float))]
-    afters = [p.get("load_after") for p in load if isinstance(p.get("load_after"), (int, float))]
-    steal = sum(p.get("steal_jiffies") or 0 for p in load if isinstance(p.get("steal_jiffies"), int))
-    total = sum(p.get("total_jiffies") or 0 for p in load if isinstance(p.get("total_jiffies"), int))
-    return (befores[0] if befores else math.nan, max(befores + afters) if befores + afters else math.nan,
-            steal / total if total > 0 else math.nan, len(load))
-
-
-def host_class(h):
-    """What makes two hosts' costs comparable: the CPU, how many, and the
-    hypervisor (an IPI's cost is the hypervisor's; doctor's guest-ipi)."""
-    return (h.get("machine", "?"), h.get("cpu_model", "?"), h.get("cpus_online", "?"),
-            " ".join(h.get("virtualization", "?").split()))
-
-
-def reference_ratio(data, h, refroot, preset=None):
-    """The median ratio of this run's calls costs to those of a committed
-    reference run of the same host class, with the reference's name, or
-    None where there is none."""
-    if not refroot or not os.path.isdir(refroot):
-        return None
-    mine = {(r["mechanism"], r["threads"]): num(r["ns_per_call"]) for r in ok_rows(data.get("calls", []))
-            if r.get("oversubscribed") != "1" and r["mechanism"] in BARRIERS + RECONCILE}
-    if not mine:
-        return None
-    best, near = None, None
-    for d in sorted(os.listdir(refroot)):
-        path = os.path.join(refroot, d)
-        if not os.path.isfile(os.path.join(path, "calls.csv")):
-            continue
-        try:
-            run, ref = load_folder(path)
-        except (UsageError, EnvError):
-            continue
-        if host_class(host(run)) != host_class(h):
-            if host_class(host(run))[:3] == host_class(h)[:3]:
-                near = (d, host_class(host(run))[3])
-            continue
-        ratios = sorted(mine[k] / num(r["ns_per_call"]) for r in ok_rows(ref.get("calls", []))
-                        for k in [(r["mechanism"], r["threads"])] if k in mine and num(r["ns_per_call"]) > 0)
-        if ratios:
-            med = ratios[len(ratios) // 2] if len(ratios) % 2 else (ratios[len(ratios) // 2 - 1]
-                                                                    + ratios[len(ratios) // 2]) / 2
-            rank = (run.get("preset") == preset, len(ratios))
-            if best is None or rank > best[3]:
-                best = (d, med, len(ratios), rank)
-    return best if best else near
-
-
 def run_quality(run, data, h, refroot):
     """The run-quality line, and whether the run is disturbed."""
     why, parts = [], []
@@ -250,18 +193,24 @@ def run_quality(run, data, h, refroot):
                 why.append("the experiments disagree")
         elif not wide:
             parts.append(f"experiments agree for all {len(compared)} mechanisms (§One cost, one number)")
-    ref = reference_ratio(data, h, refroot, run.get("preset"))
+    ref = reference_ratio(data, h, refroot, BARRIERS + RECONCILE, run.get("preset"))
     if ref is None:
         cls = host_class(h)
-        parts.append(f"no reference run of this host class ({cls[1]}, {cls[2]} CPUs, {cls[3]})")
+        parts.append(f"no reference run of this host class ({cls[1]}, {cls[4]}, {cls[2]} CPUs, {cls[3]})")
     elif len(ref) == 2:
-        parts.append(f"no reference run of this host class: {ref[0]} has this CPU but another hypervisor "
-                     f"({ref[1]}), so it is not compared")
+        parts.append(f"no reference run of this host class: {ref[0]} has this CPU's name but {ref[1]}, "
+                     "so it is not compared")
     else:
         d, med, n, _ = ref
-        parts.append(f"calls {med:.2g}x the reference {d} (median of {n} points)")
-        if not 1 / REFERENCE_RATIO <= med <= REFERENCE_RATIO:
-            why.append(f"{med:.2g}x the reference")
+        if 1 / REFERENCE_RATIO <= med <= REFERENCE_RATIO:
+            parts.append(f"calls {med:.2g}x the reference {d} (median of {n} points)")
+        else:
+            # What differs between two hosts of one class (microcode, the
+            # host's own load, its hypervisor's settings) is no sign of a
+            # disturbed run: the run's own evidence above says that.
+            parts.append(f"calls {med:.2g}x the reference {d} (median of {n} points): another host of this "
+                         "class, not comparable cost for cost")
+    parts += run_evidence(data, why)
     return parts, why
 
 

@@ -260,6 +260,49 @@ static void hypervisor_features(struct hostinfo *h)
 #endif
 }
 
+/*
+ * The CPU as its family, model and stepping (x86) or implementer, part,
+ * variant and revision (arm64), from /proc/cpuinfo's first CPU: what makes
+ * two hosts' barrier costs comparable, where a hypervisor's model name
+ * ("AMD EPYC", "Intel(R) Xeon(R) Processor") hides the generation.
+ */
+static void cpu_id(struct hostinfo *h)
+{
+	static const char *const keys[][2] = {
+		{ "vendor_id", "" }, { "cpu family", "family" }, { "model", "model" }, { "stepping", "stepping" },
+		{ "CPU implementer", "implementer" }, { "CPU part", "part" }, { "CPU variant", "variant" },
+		{ "CPU revision", "revision" },
+	};
+	char p[512], line[512], out[256] = "";
+	FILE *f = fopen(host_path("/proc/cpuinfo", p, sizeof(p)), "r");
+	int seen[sizeof(keys) / sizeof(keys[0])] = { 0 };
+
+	if (!f) {
+		hostinfo_add(h, "cpu_id", "unknown", "/proc/cpuinfo unreadable");
+		return;
+	}
+	while (fgets(line, sizeof(line), f) && line[0] != '\n') {	/* the first CPU's block */
+		char *colon = strchr(line, ':'), *v;
+		size_t klen;
+
+		if (!colon)
+			continue;
+		klen = (size_t)(colon - line);
+		while (klen && (line[klen - 1] == ' ' || line[klen - 1] == '\t'))
+			klen--;
+		v = colon + 1 + strspn(colon + 1, " \t");
+		v[strcspn(v, "\n")] = '\0';
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (!seen[i] && strlen(keys[i][0]) == klen && !strncmp(line, keys[i][0], klen)) {
+				seen[i] = 1;
+				snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s%s%s",
+					 out[0] ? " " : "", keys[i][1], keys[i][1][0] ? " " : "", v);
+			}
+	}
+	fclose(f);
+	hostinfo_add(h, "cpu_id", out[0] ? out : "unknown", "/proc/cpuinfo (the first CPU)");
+}
+
 /* The TLB shootdowns this host has counted since boot: 0 means the guest
  * flushes without an IPI it can see, so mprotect's are not observable. */
 static void tlb_counter(struct hostinfo *h)
@@ -338,6 +381,7 @@ static void hostfacts_collect(struct hostinfo *h)
 	cpuidle(h);
 	file_fact(h, "sched_rt_runtime_us", "/proc/sys/kernel/sched_rt_runtime_us", "?");
 	hypervisor_features(h);
+	cpu_id(h);
 	tlb_counter(h);
 	ipi_serialization(h);
 	hostinfo_add(h, "suite_version", PACKAGE_VERSION, "configure.ac");

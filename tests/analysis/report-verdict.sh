@@ -264,13 +264,41 @@ with open(os.path.join(ref, "half", "calls.csv"), "w", newline="") as f:
     w.writeheader()
     w.writerows(rows)
 parts, why = verdict.run_quality(run, data, host(run), ref)
-assert why == ["2x the reference"], (parts, why)
+# Twice a reference's costs is another host, never a disturbed run.
+assert any("2x the reference half" in p and "another host of this class" in p for p in parts) and not why, \
+    (parts, why)
+# Another CPU generation under the same name: not compared.
+import json
+rj = os.path.join(ref, "half", "run.json")
+r = json.load(open(rj))
+r["info"]["host"]["cpu_id"] = "AuthenticAMD family 25 model 1 stepping 1"
+json.dump(r, open(rj, "w"))
+run["info"]["host"]["cpu_id"] = "AuthenticAMD family 25 model 17 stepping 0"
+parts, why = verdict.run_quality(run, data, host(run), ref)
+assert any("another CPU generation (AuthenticAMD family 25 model 1 stepping 1; this host: "
+           "AuthenticAMD family 25 model 17 stepping 0)" in p for p in parts) and not why, (parts, why)
+assert not any("x the reference" in p for p in parts), parts
+run["info"]["host"]["cpu_id"] = r["info"]["host"]["cpu_id"]
+parts, why = verdict.run_quality(run, data, host(run), ref)
+assert any("2x the reference half" in p for p in parts), parts
 # Another hypervisor: not compared.
 run["info"]["host"]["virtualization"] = "guest (hypervisor bhyve bhyve )"
 parts, why = verdict.run_quality(run, data, host(run), ref)
 assert any("another hypervisor" in p for p in parts) and not why, (parts, why)
+# The run's own evidence: repeats left out and why; the floor's drift.
+calls = data["calls"]
+assert any("no repeat was left out" in p for p in parts), parts
+calls[1]["repeats_degraded"], calls[1]["degraded_reason"] = "4", "a target thread was on its CPU 52% of the repeat: another task had it 47%"
+calls[1]["floor_ns"], calls[2]["floor_ns"] = "15000", "20000"
+parts, why = verdict.run_quality(run, data, host(run), ref)
+assert any("4 repeats at 1 point left out and measured again, most because a target thread was on its CPU 52% "
+           "of the repeat" in p for p in parts) and not why, (parts, why)
+assert any("the delivery floor at T=2 15-20 us over 2 points (1.3x)" in p for p in parts), parts
+calls[2]["floor_ns"] = "60000"
+parts, why = verdict.run_quality(run, data, host(run), ref)
+assert why == ["the delivery floor moved 4x between points"], (parts, why)
 PY
-ok $? "a reference of the host class: agreement, 2x its costs is disturbed, another hypervisor is not compared"
+ok $? "a reference of the host class is compared, never judged (2x is another host), another CPU generation or hypervisor is not compared; repeats left out and the floor's drift come from the run itself"
 
 # The sweep's load record: raw/load.txt into run.json, and a folder without it.
 "$PY" - "$TMP" "$src" <<'PY'

@@ -18,6 +18,8 @@ echo on >"$R/sys/devices/system/cpu/smt/control"
 echo 1 >"$R/sys/devices/system/cpu/smt/active"
 echo -1 >"$R/proc/sys/kernel/sched_rt_runtime_us"
 printf '           CPU0       CPU1\n TLB:          0          0   TLB shootdowns\n' >"$R/proc/interrupts"
+# Two CPUs of one family, model and stepping; the second's are not read.
+printf 'processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\nmodel name\t: AMD EPYC\nstepping\t: 0\n\nprocessor\t: 1\nvendor_id\t: AuthenticAMD\ncpu family\t: 23\nmodel\t\t: 49\nstepping\t: 0\n' >"$R/proc/cpuinfo"
 
 MBBENCH_SYSROOT=$R "$MBBENCH" info --json - >"$TMP/info.json" 2>"$TMP/e"
 "$PY" - "$TMP/info.json" <<'PY'
@@ -26,12 +28,12 @@ d = json.load(open(sys.argv[1]))
 h, s = d["host"], d["host_sources"]
 want = {"rcu_expedited": "1", "rcu_normal": "0", "nohz_full": "2-3", "isolated": "2-3",
         "sched_rt_runtime_us": "-1", "tlb_shootdowns_since_boot": "0", "vulnerabilities": "meltdown: Mitigation: PTI",
-        "smt": "on (active 1)"}
+        "smt": "on (active 1)", "cpu_id": "AuthenticAMD family 25 model 17 stepping 0"}
 bad = {k: h.get(k) for k, v in want.items() if h.get(k) != v}
 assert not bad, bad
 assert s["rcu_expedited"] == "/sys/kernel/rcu_expedited", s
 PY
-ok $? "info --json: the made-up host's facts, each with where it came from"
+ok $? "info --json: the made-up host's facts, each with where it came from (cpu_id from the first CPU's block)"
 "$PY" - "$TMP/info.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -39,7 +41,7 @@ h = d["host"]
 for k in ("rcu_expedited", "rcu_normal", "nohz_full", "isolated", "preemption", "hz", "kernel_config",
           "vulnerabilities", "smt", "cpuidle", "sched_rt_runtime_us", "hypervisor_features",
           "membarrier_ipi_serialized", "suite_version", "suite_commit", "compiler", "cflags",
-          "tlb_shootdowns_since_boot"):
+          "tlb_shootdowns_since_boot", "cpu_id"):
     assert h.get(k), k
     assert k in d["host_sources"], k
 PY

@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: MIT
+"""A run's quality from its own evidence (report's Verdict, verdict.py):
+load and steal time, repeats left out because a target lost its CPU, the
+delivery floor's drift; and the reference run of the same host class, which
+is compared, never judged (another host's costs are not a disturbance)."""
+import math
+import os
+
+from mbguard import EnvError, UsageError
+from mbresults import host, load_folder, num, ok_rows
+
+# A run is disturbed (docs/HACKING.md) when one of these holds (verdict.py
+# adds the experiments' disagreement):
+STEAL_MAX = 0.05        # steal time above 5% of the CPU time of its measured points
+FLOOR_DRIFT_MAX = 3.0   # the delivery floor of one placement moved more than 3x between points
+# A reference of the host class is compared, never judged: a cost beyond
+# 1.5x (or below 1/1.5) of it says this is another host, not a disturbed run.
+REFERENCE_RATIO = 1.5
+# host_class's CPU where a run did not record it (a sweep before cpu_id).
+NO_CPU_ID = "family, model and stepping not recorded"
+
+
+def load_summary(run):
+    """(start load, largest load, steal share, points recorded) from
+    run.json's load, or None where the sweep did not record it."""
+    load = run.get("load")
+    if not isinstance(load, list) or not load:
+        return None
+    befores = [p.get("load_before") for p in load if isinstance(p.get("load_before"), (int, float))]
+    afters = [p.get("load_after") for p in load if isinstance(p.get("load_after"), (int, float))]
+    steal = sum(p.get("steal_jiffies") or 0 for p in load if isinstance(p.get("steal_jiffies"), int))
+    total = sum(p.get("total_jiffies") or 0 for p in load if isinstance(p.get("total_jiffies"), int))
+    return (befores[0] if befores else math.nan, max(befores + afters) if befores + afters else math.nan,
+            steal / total if total > 0 else math.nan, len(load))
+
+
+def host_class(h):
+    """What makes two hosts' costs comparable: the CPU, how many, and the
+    hypervisor (an IPI's cost is the hypervisor's; doctor's guest-ipi). The
+    CPU is its family, model and stepping (cpu_id), not only its name: a
+    guest's "AMD EPYC" is every generation. Index 3 is the hypervisor
+    with its interrupt features."""
+    return (h.get("machine", "?"), h.get("cpu_model", "?"), h.get("cpus_online", "?"),
+            " ".join(h.get("virtualization", "?").split()) +
+            (f", features: {' '.join(h['hypervisor_features'].split())}" if h.get("hypervisor_features") else ""),
+            h.get("cpu_id") or NO_CPU_ID)
+
+
+def reference_ratio(data, h, refroot, mechs, preset=None):
+    """The median ratio of this run's calls costs to those of a committed
+    reference run of the same host class, with the reference's name, or
+    None where there is none."""
+    if not refroot or not os.path.isdir(refroot):
+        return None
+    mine = {(r["mechanism"], r["threads"]): num(r["ns_per_call"]) for r in ok_rows(data.get("calls", []))
+            if r.get("oversubscribed") != "1" and r["mechanism"] in mechs}
+    if not mine:
+        return None
+    best, near = None, None
+    for d in sorted(os.listdir(refroot)):
+        path = os.path.join(refroot, d)
+        if not os.path.isfile(os.path.join(path, "calls.csv")):
+            continue
+        try:
+            run, ref = load_folder(path)
+        except (UsageError, EnvError):
+            continue
+        theirs, mine_cls = host_class(host(run)), host_class(h)
+        if theirs != mine_cls:
+            if theirs[:3] == mine_cls[:3] and theirs[4] == mine_cls[4]:
+                near = (d, f"another hypervisor ({theirs[3]})")
+            elif theirs[:4] == mine_cls[:4]:
+                near = (d, f"another CPU generation ({theirs[4]}; this host: {mine_cls[4]})")
+            continue
+        ratios = sorted(mine[k] / num(r["ns_per_call"]) for r in ok_rows(ref.get("calls", []))
+                        for k in [(r["mechanism"], r["threads"])] if k in mine and num(r["ns_per_call"]) > 0)
+        if ratios:
+            med = ratios[len(ratios) // 2] if len(ratios) % 2 else (ratios[len(ratios) // 2 - 1]
+                                                                    + ratios[len(ratios) // 2]) / 2
+            rank = (run.get("preset") == preset, len(ratios))
+            if best is None or rank > best[3]:
+                best = (d, med, len(ratios), rank)
+    return best if best else near
+
+
+def run_evidence(data, why):
+    """What the run saw of its own disturbance: repeats left out and
+    re-measured because a target was off its CPU (and why), points that got
+    no figure, and how far the delivery floor of one placement moved."""
+    parts, pts, reps, reasons, nofig = [], 0, 0, {}, 0
+    for exp, rows in data.items():
+        for r in rows if isinstance(rows, list) else []:
+            n = num(r.get("repeats_degraded"))
+            if not math.isnan(n) and n > 0:
+                pts += 1
+                reps += int(n)
+                why_txt = (r.get("degraded_reason") or "").split(":")[0].strip()
+                if why_txt:
+                    reasons[why_txt] = reasons.get(why_txt, 0) + int(n)
+            if r.get("status") == "degraded":
+                nofig += 1
+    if pts:
+        top = max(reasons, key=reasons.get) if reasons else ""
+        parts.append(f"{reps} repeat{'s' if reps != 1 else ''} at {pts} point{'s' if pts != 1 else ''} left out and "
+                     "measured again" + (f", most because {top}" if top else "")
+                     + (f"; {nofig} point{'s' if nofig != 1 else ''} got no figure (every try degraded)"
+                        if nofig else ""))
+    else:
+        parts.append("no repeat was left out (every target stayed on its CPU)")
+    # The floor (PRIVATE_EXPEDITED_RSEQ to the first target's CPU) of the
+    # calls points at T=2: one placement, so one cost unless the host moved.
+    floors = [num(r.get("floor_ns")) for r in ok_rows(data.get("calls", [])) if r.get("threads") == "2"]
+    floors = [f for f in floors if not math.isnan(f) and f > 0]
+    if len(floors) >= 2:
+        lo, hi = min(floors), max(floors)
+        parts.append(f"the delivery floor at T=2 {lo / 1000:.3g}-{hi / 1000:.3g} us over {len(floors)} points "
+                     f"({hi / lo:.2g}x)")
+        if hi / lo > FLOOR_DRIFT_MAX:
+            why.append(f"the delivery floor moved {hi / lo:.2g}x between points")
+    return parts
