@@ -24,16 +24,24 @@ for p in $forbidden; do
 	[ "$st" = ok ] && [ "$n" = 0 ] && [ "$(col "$p" trials)" -gt 0 ]
 	ok $? "$p: r1 = r2 = 0 seen $n times in $(col "$p" trials) trials"
 done
-# The control, up to three budgets of 0.3 s.
-seen=0
+# The control, up to three budgets of 0.3 s. What it needs is trials, not
+# seconds: a host too slow (or too busy) to run many in the time given
+# skips with the count; one that ran plenty and never showed the
+# reordering fails.
+seen=0 trials=0
 for i in 1 2 3; do
 	seen=$(col none r1_0_r2_0)
+	trials=$((trials + $(col none trials)))
 	diag "control run $i: r1 = r2 = 0 in $seen of $(col none trials) trials"
 	[ "${seen:-0}" -gt 0 ] && break
 	"$MBBENCH" litmus --pairing none --duration 0.3 --format csv >"$TMP/l.csv" 2>/dev/null
 done
-[ "${seen:-0}" -gt 0 ]
-ok $? "the no-barrier control shows r1 = r2 = 0 ($seen times)"
+if [ "${seen:-0}" -eq 0 ] && [ "$trials" -lt 100000 ]; then
+	skip "the no-barrier control ran only $trials trials in three budgets of 0.3 s (a slow or busy host) and saw no r1 = r2 = 0: too few to expect one"
+else
+	[ "${seen:-0}" -gt 0 ]
+	ok $? "the no-barrier control shows r1 = r2 = 0 ($seen times; $trials trials)"
+fi
 # Every measured row has a Wilson interval around its rate.
 if command -v python3 >/dev/null 2>&1; then
 python3 - "$TMP/l.csv" <<'PY'
