@@ -11,6 +11,7 @@ import verdict
 from mbformat import MIN_CI_SAMPLES, fmt_share, md_table, pm, unit_kind
 from mbresults import COLUMNS, EXPERIMENTS, KEYS, TABLES, ci_column, figures, host, is_control, num, ok_rows, reaches
 from mbstats import detectable_change, sd_from_ci
+from runquality import degraded_cause
 
 
 HOST = {}	# the run's host facts, for the flags
@@ -187,19 +188,6 @@ def section_notes(run, exp, rows, remarks):
 WORK_EXPS = ("calls", "latency", "distance", "contend", "rcu", "anatomy")
 
 
-def _why(reason):
-    """A degraded repeat's reason, by its cause."""
-    if "another task" in reason:
-        return "another task had the target's CPU"
-    if "hypervisor" in reason:
-        return "interrupts or the hypervisor had the target's CPU"
-    if "sleeping" in reason:
-        return "sleeping targets were interrupted"
-    if "IPIs per barrier" in reason:
-        return "fewer IPIs than due with the targets on their CPUs"
-    return reason or "?"
-
-
 def rng(vs, f):
     """The range of vs as "a-b", or "a" where both ends read alike."""
     a, b = format(min(vs), f), format(max(vs), f)
@@ -218,7 +206,7 @@ def section_work(data):
     causes = {}
     for _, r in rows:
         if num(r.get("repeats_degraded")) > 0:
-            c = _why(r.get("degraded_reason", ""))
+            c = degraded_cause(r.get("degraded_reason", ""))
             causes[c] = causes.get(c, 0) + 1
     lost = [f"{e} {r.get('mechanism') or r.get('scheme') or '?'}"
             + (f" {r['mode']}" if r.get("mode") else "")

@@ -83,6 +83,19 @@ def reference_ratio(data, h, refroot, mechs, preset=None):
     return best if best else near
 
 
+def degraded_cause(reason):
+    """A degraded repeat's reason, by its cause."""
+    if "another task" in reason:
+        return "another task had the target's CPU"
+    if "hypervisor" in reason:
+        return "interrupts or the hypervisor had the target's CPU"
+    if "sleeping" in reason:
+        return "sleeping targets were interrupted"
+    if "IPIs per barrier" in reason:
+        return "fewer IPIs than due with the targets on their CPUs"
+    return reason or "?"
+
+
 def run_evidence(data, why):
     """What the run saw of its own disturbance: repeats left out and
     re-measured because a target was off its CPU (and why), points that got
@@ -94,9 +107,9 @@ def run_evidence(data, why):
             if not math.isnan(n) and n > 0:
                 pts += 1
                 reps += int(n)
-                why_txt = (r.get("degraded_reason") or "").split(":")[0].strip()
-                if why_txt:
-                    reasons[why_txt] = reasons.get(why_txt, 0) + int(n)
+                if r.get("degraded_reason"):
+                    cause = degraded_cause(r["degraded_reason"])
+                    reasons[cause] = reasons.get(cause, 0) + int(n)
             if r.get("status") == "degraded":
                 nofig += 1
     if pts:
@@ -113,7 +126,7 @@ def run_evidence(data, why):
     floors = [f for f in floors if not math.isnan(f) and f > 0]
     if len(floors) >= 2:
         lo, hi = min(floors), max(floors)
-        parts.append(f"the delivery floor at T=2 {lo / 1000:.3g}-{hi / 1000:.3g} us over {len(floors)} points "
+        parts.append(f"the delivery floor at T=2 {lo / 1000:.3g}-{hi / 1000:.3g} µs over {len(floors)} points "
                      f"({hi / lo:.2g}x)")
         if hi / lo > FLOOR_DRIFT_MAX:
             why.append(f"the delivery floor moved {hi / lo:.2g}x between points")
