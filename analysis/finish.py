@@ -281,7 +281,7 @@ def assemble_path(given):
     directory, no trailing '/'), short enough for every file the sweep
     writes in it: each name at most NAME_MAX with ".incomplete", the whole
     at most PATH_MAX less 270 (the rule of check_sweep_folder in
-    harness/outpath.c for --output)."""
+    bench/harness/outpath.c for --output)."""
     if any(ord(c) < 32 or ord(c) == 127 for c in given):
         die("--assemble: the name has a control character (choose another)")
     try:

@@ -3,7 +3,7 @@
 run.json and per-experiment CSVs (assemble, called by analysis/finish.py),
 and mbbench vm's guests aggregated into vmscale.csv or isolation.csv and
 an A/B's kernels side by side in ab.csv (vm_aggregate, vm_ab: run as
-`mbresults.py vm-aggregate` and `mbresults.py vm-ab`)."""
+`mbtool.py vm-aggregate` and `mbtool.py vm-ab`)."""
 import csv
 import glob
 import io

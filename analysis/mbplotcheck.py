@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """plots/plot's check of a results folder before it draws anything
-(`mbresults.py plot-check`), and why a figure would show nothing on this
+(`mbtool.py plot-check`), and why a figure would show nothing on this
 host (plot_why, which report also says)."""
 import csv
 import json
@@ -15,7 +15,7 @@ from mbresults import COLUMNS, DATADIR, KEYS, LEVELS, read_csv, title
 # ---------------------------------------------------------------------------
 # plots/plot's check of a folder before it draws anything:
 #
-#   mbresults.py plot-check DIR TABLE:SCRIPT[,SCRIPT...] ...
+#   mbtool.py plot-check DIR TABLE:SCRIPT[,SCRIPT...] ...
 #
 # (SCRIPT: a file of plots/ beside analysis/)
 # prints "title T" (the figures' title), then for each TABLE whose CSV is

@@ -5,11 +5,9 @@ run.json and the CSVs checked against it (SCHEMA.md) before anything reads
 them: a damaged or foreign folder is one line naming the file and the
 damage (UsageError, mbguard.py).
 
-Run as a script it is the data tools' entry point (plots/plot, bench/vm):
-  mbresults.py plot-check DIR TABLE:SCRIPT[,SCRIPT...] ...   (mbplotcheck.py)
-  mbresults.py vm-aggregate WHAT OUT SMPS ISOLATE KERNEL_NAME BZIMAGE
-  mbresults.py vm-ab OUT CSV_NAME KERNEL...                   (mbassemble.py)
-  mbresults.py title DIR
+The bottom of analysis/: it imports no module of analysis/ but mbguard and
+mbpaths; the data tools' entry point for plots/plot and bench/vm is
+mbtool.py, above it.
 """
 import csv
 import json
@@ -17,9 +15,6 @@ import math
 import os
 import re
 import sys
-
-if __name__ == "__main__":	# run as a script: the modules it loads import it by name
-    sys.modules.setdefault("mbresults", sys.modules[__name__])
 
 # The other modules of the analysis are beside this file (python3 -I, as
 # plots/plot runs it, leaves that off the path). Nothing is written into
@@ -440,29 +435,3 @@ def title(folder):
         or run.get("info", {}).get("end") or "?"
     virt = h.get("virtualization") or "?"
     return f"{name}, kernel {h.get('kernel_release', '?')}, {preset} preset, {virt}, {end}"
-
-
-def _main(argv):
-    if argv and argv[0] == "plot-check":
-        from mbplotcheck import plot_check
-        return plot_check(argv[1:])
-    if argv and argv[0] in ("vm-aggregate", "vm-ab"):
-        from mbassemble import vm_ab, vm_aggregate
-        try:
-            (vm_aggregate if argv[0] == "vm-aggregate" else vm_ab)(argv[1:])
-        except (OSError, ValueError, KeyError, IndexError, EnvError) as e:
-            print(f"vm-sweep: cannot aggregate the guests' results: {e}", file=sys.stderr)
-            return 1
-        return 0
-    import argparse
-    ap = argparse.ArgumentParser(prog="mbresults.py")
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    t = sub.add_parser("title", help="print the figures' title for a results folder")
-    t.add_argument("folder")
-    args = ap.parse_args(argv)
-    print(title(args.folder))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(_main(sys.argv[1:]))

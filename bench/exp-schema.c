@@ -18,7 +18,7 @@
 #include "strbuf.h"
 #include "util.h"
 
-/* Written by bench/vm (analysis/mbresults.py vm-aggregate) from the guests'
+/* Written by bench/vm (analysis/mbtool.py vm-aggregate) from the guests'
  * disturb points: defined here so that C owns every column. */
 static const struct col vmscale_cols[] = {
 	COL_KEY("smp", COL_INT, "", COL_REQ | COL_POS, "vCPUs of the guest"),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The command line (harness/cli.c): opts_parse with the calls experiment's
+ * The command line (bench/harness/cli.c): opts_parse with the calls experiment's
  * option table, or with a table holding one option of every kind, on an
  * argv made of the input's lines (the first byte picks the table). It
  * parses only; nothing is measured. Bad input ends in exit(2) after one

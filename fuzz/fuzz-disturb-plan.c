@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * disturb's round planning (experiments/disturb/disturb-plan.c): --roles lists
+ * disturb's round planning (bench/experiments/disturb/disturb-plan.c): --roles lists
  * (ROLE[@CPU],...), --caller-cpu and --in-turn on a synthetic topology.
  * Input: three bytes (caller CPU, flags, a CPU the predicate refuses), the
  * synthetic description, a newline, the roles. A plan must keep every

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * What disturb reads from oslat's and cyclictest's --json files
- * (harness/rtjson.c, on the JSON reader): thread 0's figures and histogram.
+ * (bench/harness/rtjson.c, on the JSON reader): thread 0's figures and histogram.
  * The input is the file's text, which a broken or foreign tool may have
  * written; a result read must hold a terminated tool name and a histogram
  * whose count is the samples read.

@@ -34,10 +34,10 @@
  * reports. It is meant to run in the patched kernel's VM, statically
  * linked, as the only busy program on the machine.
  *
- * Why a second IPI counter beside host/ipicount.c (which mbbench disturb
+ * Why a second IPI counter beside bench/host/ipicount.c (which mbbench disturb
  * uses): this one is built by make-initramfs with plain `gcc -static` and
  * no configure, hwloc or project library (it takes only the seed commands'
- * numbers from mechanisms/seed-membarrier.h), so it runs in any test guest,
+ * numbers from workloads/mechanisms/seed-membarrier.h), so it runs in any test guest,
  * also when no static mbbench could be built. It counts one thing, the
  * CAL row, with the placement and the noise removal the kernel checks
  * need, and check-kernel's verdict on which CPUs each seed command

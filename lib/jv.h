@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A small, strict JSON reader (the writer is json_* in output.h). Values are
+ * A small, strict JSON reader (the writer is jsonw.h). Values are
  * a tree of struct jval; objects keep their keys in the order read.
  */
 #ifndef MBBENCH_JV_H

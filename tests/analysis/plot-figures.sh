@@ -36,7 +36,7 @@ if [ -d "$ref" ]; then
 	ok $? "calls: ns per call, the table's figure, with the oversubscribed points ringed"
 
 	# The latency panels: one per mechanism, p50 as latency.csv has it.
-	"$PY" -I "$src/analysis/mbresults.py" plot-check "$TMP/full" latency-histogram:latency-cdf.gp |
+	"$PY" -I "$src/analysis/mbtool.py" plot-check "$TMP/full" latency-histogram:latency-cdf.gp |
 		sed -n 's/^extra latency-histogram //p' | tr ' ' '\n' | grep @ >"$TMP/marks"
 	csv_cols "$ref/latency.csv" mechanism threads p50_ns status | awk -F'\t' '$4 == "ok"' >"$TMP/lat"
 	bad=

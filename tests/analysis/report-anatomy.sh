@@ -114,7 +114,7 @@ ok $? "without anatomy.csv: the Verdict says not measured and there is no sectio
 	grep -q "^- \*\*Where a barrier's time goes\*\*: no phases measured here (§anatomy says why)\.$" "$TMP/skip.md"
 ok $? "every row skipped: the section is its heading and the reason in one line; the Verdict points to it"
 
-"$PY" -I "$src/analysis/mbresults.py" plot-check "$TMP/ana" anatomy-phases:anatomy.gp >"$TMP/chk" &&
+"$PY" -I "$src/analysis/mbtool.py" plot-check "$TMP/ana" anatomy-phases:anatomy.gp >"$TMP/chk" &&
 	grep -q '^extra anatomy-phases bar=membarrier-private-expedited@2:2000:14000:1000:1000:-:-:11000:600 bar=membarrier-private-expedited-sync-core@2:-:-:-:-:3000:15000:-:900$' "$TMP/chk" &&
 	if command -v gnuplot >/dev/null 2>&1; then
 		"$MBBENCH" plot "$TMP/ana" >"$TMP/plot.out" 2>&1 && grep -q '^# plot: .*/anatomy.png$' "$TMP/plot.out" &&

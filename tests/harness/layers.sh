@@ -19,8 +19,8 @@ archive() { echo "$build/$1/libmbb-$1.a"; }
 # The folders of a layer.
 folders() {
 	case $1 in
-	workloads) echo "mechanisms rcu workloads" ;;
-	bench) echo "harness host experiments experiments/anatomy experiments/contend experiments/disturb experiments/doctor bench" ;;
+	workloads) echo "workloads/mechanisms workloads/rcu workloads" ;;
+	bench) echo "bench/harness bench/host bench/experiments bench/experiments/anatomy bench/experiments/contend bench/experiments/disturb bench/experiments/doctor bench" ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -46,7 +46,7 @@ if ! command -v "$NM" >/dev/null 2>&1; then
 	echo "1..0 # SKIP $NM not found (apt-get install binutils)"
 	exit 0
 fi
-plan 10
+plan 12
 
 for low in lib topology workloads; do
 	bad=
@@ -125,18 +125,24 @@ one_way() { # low higher...
 	shift
 	calls_into "$(obj "$low")" "$(for h in "$@"; do obj "$h"; done)"
 }
-if [ -n "$(objs harness)" ] && [ -n "$(objs experiments)" ]; then
-	exps="$(objs experiments experiments/anatomy experiments/contend experiments/disturb experiments/doctor)"
-	back=$(calls_into "$(objs harness host)" "$exps $(objs bench)")
+if [ -n "$(objs bench/harness)" ] && [ -n "$(objs bench/experiments)" ]; then
+	exps="$(objs bench/experiments bench/experiments/anatomy bench/experiments/contend bench/experiments/disturb bench/experiments/doctor)"
+	back=$(calls_into "$(objs bench/harness bench/host)" "$exps $(objs bench)")
 	[ -n "$back" ] && diag "harness/ or host/ calls up: $back"
 	ok "$([ -z "$back" ]; echo $?)" "harness/ and host/ call nothing of experiments/ or bench/"
+	# harness/ (the experiments' frame) uses host/ (the host's facts and
+	# counters), never the other way: what both need sits below them.
+	back=$(calls_into "$(objs bench/host)" "$(objs bench/harness)")
+	[ -n "$back" ] && diag "host/ calls harness/: $back"
+	ok "$([ -z "$back" ]; echo $?)" "host/ calls nothing of harness/ (one way: harness/ uses host/)"
 	back=$(calls_into "$exps" "$(objs bench)")
 	for d in anatomy contend disturb doctor; do
-		back="$back$(calls_into "$(echo "$exps" | grep -v "/experiments/$d/")" "$(objs "experiments/$d")")"
+		back="$back$(calls_into "$(echo "$exps" | grep -v "/experiments/$d/")" "$(objs "bench/experiments/$d")")"
 	done
 	[ -n "$back" ] && diag "an experiment calls bench/ or another experiment: $back"
 	ok "$([ -z "$back" ]; echo $?)" "experiments call nothing of bench/ nor of one another"
 else
+	skip "harness/ and experiments/ objects not found under $build (make first)"
 	skip "harness/ and experiments/ objects not found under $build (make first)"
 	skip "harness/ and experiments/ objects not found under $build (make first)"
 fi
@@ -151,7 +157,48 @@ if [ -f "$(obj hostinfo)" ] && [ -f "$(obj disturb-rows)" ]; then
 	[ -n "$back" ] && diag "calls back into a disturb file above: $back"
 	ok "$([ -z "$back" ]; echo $?)" "disturb-*.c never call back into exp-disturb.c, nor disturb-rows.c into the rounds"
 else
-	skip "host/ and experiments/disturb/ objects not found under $build (make first)"
-	skip "host/ and experiments/disturb/ objects not found under $build (make first)"
+	skip "host/ and bench/experiments/disturb/ objects not found under $build (make first)"
+	skip "host/ and bench/experiments/disturb/ objects not found under $build (make first)"
+fi
+
+# analysis/: the import graph of its modules and tools (imports inside a
+# function count too) has no circle: a module that needs what imports it
+# gets what both need moved down into a third.
+if command -v "${PYTHON3:-python3}" >/dev/null 2>&1; then
+	circle=$("${PYTHON3:-python3}" -I - "$src/analysis" <<'PY'
+import os, re, sys
+d = sys.argv[1]
+mods = {}
+for f in sorted(os.listdir(d)):
+    p = os.path.join(d, f)
+    if not os.path.isfile(p):
+        continue
+    text = open(p, encoding="utf-8", errors="replace").read()
+    if not (f.endswith(".py") or text.startswith("#!") and "python3" in text.split("\n", 1)[0]):
+        continue
+    mods[f[:-3] if f.endswith(".py") else f] = text
+edges = {m: sorted({n for n in re.findall(r"^\s*(?:from|import)\s+(\w+)", t, re.M) if n in mods and n != m})
+         for m, t in mods.items()}
+state, path = {}, []
+def visit(m):
+    state[m] = 1
+    path.append(m)
+    for n in edges[m]:
+        if state.get(n) == 1:
+            print(" -> ".join(path[path.index(n):] + [n]))
+            sys.exit(0)
+        if n not in state:
+            visit(n)
+    path.pop()
+    state[m] = 2
+for m in mods:
+    if m not in state:
+        visit(m)
+PY
+)
+	[ -n "$circle" ] && diag "an import circle in analysis/: $circle"
+	ok "$([ -z "$circle" ]; echo $?)" "analysis/ imports in one direction: no circle (${circle:-none})"
+else
+	skip "python3 not found: analysis/'s imports not read"
 fi
 done_testing

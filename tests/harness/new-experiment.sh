@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # What a new experiment costs: a toy experiment is added to a scratch copy
 # of the tree as docs/HACKING.md says ("A new experiment": its file
-# experiments/exp-toy.c, one row of bench/exp-registry.c, its test
+# bench/experiments/exp-toy.c, one row of bench/exp-registry.c, its test
 # tests/experiments/toy.sh; its line in the README is prose). Then:
 #  - ./bootstrap --lists takes the file and the test into files.am, so
 #    Makefile.am is not edited;
@@ -10,7 +10,7 @@
 #    appears in `mbbench schema` with its CSV header and is planned by
 #    `mbbench plan` by its flags;
 #  - bench/man-entries gives it an entry in mbbench(1) with its options.
-# Neither harness/experiment.h, bench/mbbench.c nor bench/exp-schema.c is
+# Neither bench/harness/experiment.h, bench/mbbench.c nor bench/exp-schema.c is
 # touched: the test fails if the experiment ever needs another file again.
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -142,7 +142,7 @@ ok $? "the registry changes by one line, and nothing else in bench/ ($r)"
 (cd "$S" && sh ./bootstrap --lists) &&
 	diff "$S/files.am.orig" "$S/files.am" | grep '^[<>]' >"$TMP/lists"
 [ "$(sed 's/[[:space:]\\]//g' "$TMP/lists" | sort | paste -sd' ')" = \
-	">experiments/exp-toy.c >tests/experiments/toy.sh" ]
+	">bench/experiments/exp-toy.c >tests/experiments/toy.sh" ]
 ok $? "./bootstrap --lists takes the toy and its test into files.am ($(paste -sd' ' "$TMP/lists" | tr -d '\\\t'))"
 
 # Built against this build: the scratch registry replaces the archive's.

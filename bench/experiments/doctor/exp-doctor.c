@@ -6,8 +6,8 @@
  * evidence as numbers, what it means for a user, the workaround and the
  * fix, and the upstream reference. The exit status is 1 when a probe finds
  * the host affected, so scripts can gate on it.
- * The lazy-mm probe is experiments/doctor/doctor-lazy.c; the helpers the probes share
- * are experiments/doctor/doctor-common.c.
+ * The lazy-mm probe is bench/experiments/doctor/doctor-lazy.c; the helpers the probes share
+ * are bench/experiments/doctor/doctor-common.c.
  */
 #include "config.h"
 

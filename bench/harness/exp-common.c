@@ -14,15 +14,6 @@
 #include "results.h"
 #include "util.h"
 
-int mech_prepare(const struct mechanism *m, char *reason, size_t len)
-{
-	if (mech_probe(m, reason, len))
-		return -1;
-	if (m->setup && m->setup(m, reason, len))
-		return -1;
-	return 0;
-}
-
 int team_for(struct team *t, const struct opts *o, const struct mechanism *m,
 	     int nthreads, struct placement *pl, char *reason, size_t len)
 {

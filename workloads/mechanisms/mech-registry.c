@@ -75,6 +75,15 @@ int mech_probe(const struct mechanism *m, char *reason, size_t len)
 	return m->probe ? m->probe(m, reason, len) : 0;
 }
 
+int mech_prepare(const struct mechanism *m, char *reason, size_t len)
+{
+	if (mech_probe(m, reason, len))
+		return -1;
+	if (m->setup && m->setup(m, reason, len))
+		return -1;
+	return 0;
+}
+
 /* Built once, as long as the registry needs, and kept. */
 const char *mech_names(void)
 {

@@ -6,7 +6,7 @@
 #include <hwloc.h>
 #include <stdio.h>
 
-#include "output.h"
+#include "jsonw.h"
 
 /* The facts, in order; the arrays grow (start from a zeroed struct). */
 struct hostinfo {

@@ -10,6 +10,8 @@
 
 #include <stdio.h>
 
+#include "jsonw.h"
+
 enum col_type { COL_STR, COL_INT, COL_NUM };
 
 /*
@@ -115,22 +117,6 @@ double table_get_num(const struct table *t, int row, const char *col);
 void table_write_csv(const struct table *t, FILE *f);
 void table_write_human(const struct table *t, FILE *f);
 
-struct json {
-	FILE *f;
-	int depth;
-	int first[32];
-};
-
-void json_init(struct json *j, FILE *f);
-void json_begin_object(struct json *j, const char *key);
-void json_end_object(struct json *j);
-void json_begin_array(struct json *j, const char *key);
-void json_end_array(struct json *j);
-void json_str(struct json *j, const char *key, const char *v);
-void json_int(struct json *j, const char *key, long long v);
-void json_num(struct json *j, const char *key, double v);
-void json_bool(struct json *j, const char *key, int v);
-void json_null(struct json *j, const char *key);
 /* The table's rows as an array of objects under key. */
 void json_table(struct json *j, const char *key, const struct table *t);
 

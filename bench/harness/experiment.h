@@ -47,6 +47,7 @@ extern const size_t nr_experiments;
 /* exp-points.c: disturb's rounds with every role, distance's levels. */
 int points_disturb_rounds(hwloc_topology_t topo);
 int points_distance_levels(hwloc_topology_t topo);
+int points_distance_nearest(hwloc_topology_t topo);
 
 /* The columns table_set_topology fills, for an experiment's column table. */
 #define TOPOLOGY_COLS								\
@@ -119,10 +120,10 @@ void table_set_topology(struct table *t, int row, hwloc_topology_t topo,
 			const struct placement *pl);
 
 /*
- * Shared by experiments that run a mechanism over a team: probe, set up and
- * start the team for T threads. Returns 0, or -1 with a skip reason.
+ * Shared by experiments that run a mechanism over a team: start the team
+ * for T threads (mech_prepare, mech.h, probes and sets the mechanism up
+ * first). Returns 0, or -1 with a skip reason.
  */
-int mech_prepare(const struct mechanism *m, char *reason, size_t len);
 int team_for(struct team *t, const struct opts *o, const struct mechanism *m,
 	     int nthreads, struct placement *pl, char *reason, size_t len);
 

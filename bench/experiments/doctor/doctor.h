@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * doctor's probes: what a probe fills in, and the helpers they share
- * (experiments/doctor/doctor-common.c). experiments/doctor/exp-doctor.c runs them; the lazy-mm probe,
- * the longest, is experiments/doctor/doctor-lazy.c.
+ * (bench/experiments/doctor/doctor-common.c). bench/experiments/doctor/exp-doctor.c runs them; the lazy-mm probe,
+ * the longest, is bench/experiments/doctor/doctor-lazy.c.
  */
 #ifndef MBB_DOCTOR_H
 #define MBB_DOCTOR_H

@@ -72,6 +72,12 @@ int mech_has(const struct mechanism *m, unsigned all, unsigned none);
 const char *mech_cap_name(unsigned cap);
 /* Probe with the built-in probe; fills reason. 0 when available. */
 int mech_probe(const struct mechanism *m, char *reason, size_t len);
+/*
+ * Probe, then set up (m->setup) once per process: what the experiments and
+ * the work-done counting (bench/host/workdone.c) do before a barrier. 0, or -1
+ * with the reason.
+ */
+int mech_prepare(const struct mechanism *m, char *reason, size_t len);
 /* Comma-separated list of every name, for error messages. */
 const char *mech_names(void);
 /*
