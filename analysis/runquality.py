@@ -3,8 +3,10 @@
 load and steal time, repeats left out because a target lost its CPU, the
 delivery floor's drift; and the reference run of the same host class, which
 is compared, never judged (another host's costs are not a disturbance)."""
+import calendar
 import math
 import os
+import time
 
 from mbguard import EnvError, UsageError
 from mbresults import host, load_folder, num, ok_rows
@@ -96,10 +98,42 @@ def degraded_cause(reason):
     return reason or "?"
 
 
-def run_evidence(data, why):
+def _stamp(s):
+    """Seconds since the epoch of an envelope's "2026-12-07T00:54:40Z", or None."""
+    try:
+        return calendar.timegm(time.strptime(str(s), "%Y-%m-%dT%H:%M:%SZ"))
+    except ValueError:
+        return None
+
+
+def degraded_window(run):
+    """When in the run the repeats were left out: (processes with one,
+    processes in all, first second, last second, the run's seconds), the
+    seconds counted from the first process's start (the envelopes' start
+    and end stamps, whole seconds), or None where no process left one out
+    or the envelopes carry no stamps."""
+    env = [p for p in (run.get("points") or []) if isinstance(p, dict) and isinstance(p.get("points"), list)]
+    starts = [t for t in (_stamp(p.get("start")) for p in env) if t is not None]
+    ends = [t for t in (_stamp(p.get("end")) for p in env) if t is not None]
+    if not starts or not ends:
+        return None
+    t0, hit = min(starts), []
+    for p in env:
+        n = sum(num(r.get("repeats_degraded")) for r in p["points"] if isinstance(r, dict)
+                and not math.isnan(num(r.get("repeats_degraded"))))
+        a, b = _stamp(p.get("start")), _stamp(p.get("end"))
+        if n > 0 and a is not None and b is not None:
+            hit.append((a - t0, b - t0))
+    if not hit:
+        return None
+    return len(hit), len(env), min(a for a, _ in hit), max(b for _, b in hit), max(ends) - t0
+
+
+def run_evidence(data, why, run=None):
     """What the run saw of its own disturbance: repeats left out and
-    re-measured because a target was off its CPU (and why), points that got
-    no figure, and how far the delivery floor of one placement moved."""
+    re-measured because a target was off its CPU (and why, and when in the
+    run: the processes' own stamps), points that got no figure, and how far
+    the delivery floor of one placement moved."""
     parts, pts, reps, reasons, nofig = [], 0, 0, {}, 0
     for exp, rows in data.items():
         for r in rows if isinstance(rows, list) else []:
@@ -114,8 +148,11 @@ def run_evidence(data, why):
                 nofig += 1
     if pts:
         top = max(reasons, key=reasons.get) if reasons else ""
+        win = degraded_window(run) if isinstance(run, dict) else None
+        when = (f", in {win[0]} of {win[1]} processes between {win[2]} s and {win[3]} s of the run's {win[4]} s"
+                if win else "")
         parts.append(f"{reps} repeat{'s' if reps != 1 else ''} at {pts} point{'s' if pts != 1 else ''} left out and "
-                     "measured again" + (f", most because {top}" if top else "")
+                     "measured again" + (f", most because {top}" if top else "") + when
                      + (f"; {nofig} point{'s' if nofig != 1 else ''} got no figure (every try degraded)"
                         if nofig else ""))
     else:

@@ -210,7 +210,7 @@ def run_quality(run, data, h, refroot):
             # disturbed run: the run's own evidence above says that.
             parts.append(f"calls {med:.2g}x the reference {d} (median of {n} points): another host of this "
                          "class, not comparable cost for cost")
-    parts += run_evidence(data, why)
+    parts += run_evidence(data, why, run)
     return parts, why
 
 

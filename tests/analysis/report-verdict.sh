@@ -297,8 +297,16 @@ assert any("the delivery floor at T=2 15-20 µs over 2 points (1.3x)" in p for p
 calls[2]["floor_ns"] = "60000"
 parts, why = verdict.run_quality(run, data, host(run), ref)
 assert why == ["the delivery floor moved 4x between points"], (parts, why)
+# When in the run: the processes' own stamps (a busy task 10-20 s in).
+def env(a, b, n):
+    return {"start": f"2026-12-07T01:00:{a:02d}Z", "end": f"2026-12-07T01:00:{b:02d}Z",
+            "points": [{"mechanism": "x", "repeats_degraded": str(n)}]}
+run["points"] = [env(0, 5, 0), env(5, 10, 0), env(10, 15, 2), env(15, 20, 2), env(20, 40, 0)]
+parts, why = verdict.run_quality(run, data, host(run), ref)
+assert any("most because another task had the target's CPU, in 2 of 5 processes between 10 s and 20 s of "
+           "the run's 40 s" in p for p in parts), parts
 PY
-ok $? "a reference of the host class is compared, never judged (2x is another host), another CPU generation or hypervisor is not compared; repeats left out and the floor's drift come from the run itself"
+ok $? "a reference of the host class is compared, never judged (2x is another host), another CPU generation or hypervisor is not compared; repeats left out (and when in the run) and the floor's drift come from the run itself"
 
 # The sweep's load record: raw/load.txt into run.json, and a folder without it.
 "$PY" - "$TMP" "$src" <<'PY'
