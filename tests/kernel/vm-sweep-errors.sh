@@ -54,6 +54,10 @@ contend with garbage duration|contend --duration soon
 contend with --full|contend --full
 contend with an unknown kernel|contend --kernels fixed,percpu
 contend with an unknown mechanism|contend --mechanism membarrier-private-expedited,nosuch --mbbench-static $MBBENCH
+contend with boots 0|contend --kernels fixed,unfixed --boots 0
+contend with boots above 10|contend --kernels fixed,unfixed --boots 11
+contend with boots and one kernel|contend --kernels fixed --boots 2
+scale with boots|scale --smp 2 --kernels fixed,unfixed --boots 2
 anatomy with --callers|anatomy --callers 2
 anatomy with barriers below repeat|anatomy --barriers 3 --repeat 5
 anatomy with repeat 0|anatomy --repeat 0
