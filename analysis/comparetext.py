@@ -6,12 +6,14 @@ Only a formatter: it takes the rows compare() has already computed (each
 with a, b, their CIs a_ci and b_ci where the points have them, ratio or
 diff, sig and verdict) and the run.json of each side, and decides nothing
 about significance. The change's interval is the row's own where it
-carries one (ratio_low and ratio_high), else the two CIs combined as
-independent relative errors (delta method).
+carries one (ratio_low and ratio_high: the verdict's own test's, printed
+as its ends), else the two CIs combined as independent relative errors
+(delta method).
 """
 import math
 import textwrap
 
+from abdesign import pooled_words
 from mbformat import fmt_num
 from mbresults import host
 
@@ -37,6 +39,12 @@ def _pm(v, ci):
     return f"{_num(v)} ±{_num(ci)}"
 
 
+def _end(ratio):
+    """An end of a change's interval in %: "+0.4", "+12.5", "-3.1", "+250"."""
+    x = (ratio - 1) * 100
+    return f"{x:+.1f}" if abs(x) < 100 else f"{x:+.0f}"
+
+
 def change(r):
     """(change text, its CI text) of one row: % for a ratio, B-A for a count."""
     if r["kind"] == "status":
@@ -49,8 +57,9 @@ def change(r):
     pct = (ratio - 1) * 100
     lo, hi = r.get("ratio_low"), r.get("ratio_high")
     if lo is not None and hi is not None:
-        # compare's own interval of the change (Welch: symmetric in B - A)
-        return f"{pct:+.1f}%", f"±{(hi - lo) * 50:.1f}"
+        # compare's own interval of the change, from the verdict's test
+        # (on the log scale it is not symmetric): its ends
+        return f"{pct:+.1f}%", f"[{_end(min(lo, hi))},{_end(max(lo, hi))}]"
     a, b, ca, cb = r["a"], r["b"], r.get("a_ci"), r.get("b_ci")
     if ca is None or cb is None or math.isnan(ca) or math.isnan(cb) or not a or not b:
         return f"{pct:+.1f}%", ""
@@ -129,7 +138,7 @@ def _split(label):
 def point_lines(results, only_a, only_b, experiments):
     out = []
     cols = (18, 18, 16)
-    head = (f"  {'before ±CI':>{cols[0]}} {'after ±CI':>{cols[1]}} {'change ±CI':>{cols[2]}}  verdict")
+    head = (f"  {'before ±CI':>{cols[0]}} {'after ±CI':>{cols[1]}} {'change [95%]':>{cols[2]}}  verdict")
     for exp in experiments:
         rows = [r for r in results if r["experiment"] == exp]
         if not rows:
@@ -174,14 +183,17 @@ def point_lines(results, only_a, only_b, experiments):
 
 def _tests(results):
     """The tests the rows were tested with, in words."""
-    names = {"mann-whitney": "the Mann-Whitney U test on the processes' values", "welch": "Welch's t"}
-    used = [names[t] for t in ("mann-whitney", "welch") if any(r.get("test") == t for r in results)]
+    names = {"welch-runs": "Welch's t on the runs' logs", "mann-whitney": "the Mann-Whitney U test on the processes' values",
+             "welch": "Welch's t"}
+    used = [names[t] for t in names if any(r.get("test") == t for r in results)]
     return " or ".join(used) or "a test"
 
 
 def render_text(name_a, name_b, ra, rb, results, only_a, only_b, diffs, opts, experiments):
     """The whole comparison of one pair of runs, every line at most WIDTH."""
     out = ["membarrier-bench comparison", ""]
+    for line in pooled_words(opts.pool, results):
+        out += _wrap(line, "", "  ") + [""]
     out += host_lines(name_a, name_b, ra, rb, diffs)
     out += point_lines(results, only_a, only_b, experiments)
     tested = sum(1 for r in results if not math.isnan(r.get("q", math.nan)))
@@ -190,9 +202,10 @@ def render_text(name_a, name_b, ra, rb, results, only_a, only_b, diffs, opts, ex
     out += [""] + _wrap(
         f"{len(results)} compared: {worse} worse, {better} better, "
         f"{sum(1 for r in results if r['sig'] == '?')} without a CI; {len(only_a)} only before, "
-        f"{len(only_b)} only after. Change: after/before - 1 in % with the CIs "
-        f"combined, after - before for a count; "
-        f"a verdict needs {_tests(results)}, {opts.correction} over {tested} tested points, "
+        f"{len(only_b)} only after. Change: after/before - 1 in % with its 95% interval "
+        f"from the verdict's own test (its half-width), after - before for a count; "
+        f"a verdict needs {_tests(results)}, {opts.correction} within each family "
+        f"({tested} tested points), an interval that leaves no change out, "
         f"q < {opts.alpha:g}, and at least {opts.min_effect:g}% apart; mixed: the medians and the "
         f"means moved in opposite directions.")
     # A cell from a folder may still be longer than a line: wrap it.

@@ -95,7 +95,7 @@ def read_sweep(d):
     pred = s.get("predicted", "")
     if not all(c.isdigit() and c.isascii() for c in counts) \
             or any(len(s[k]) > 6 for k in ("planned", "replicates", "runs", "done", "failed", "skipped")) \
-            or s.get("preset") not in ("quick", "full") or s.get("stop") not in ("0", "130", "143") \
+            or s.get("preset") not in ("quick", "full", "ab") or s.get("stop") not in ("0", "130", "143") \
             or not pred or pred.strip("0123456789.") or pred.count(".") > 1 \
             or s["found"].strip("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789: _.-"):
         return s, "raw/sweep.txt"

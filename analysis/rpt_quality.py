@@ -249,13 +249,19 @@ def calibration_line(data):
     try:
         at = {"syscall": " in the membarrier(2) call (the floor's too, as a kernel change would)",
               "harness": " in the harness (outside the barrier path)"}.get(c.get("at"), "")
+        alarms = c["false_alarms"]
+        found = (f"found at {c['found_pct']:.0f}% [{c['found_lo']:.0f}, {c['found_hi']:.0f}] of the pooled "
+                 "headline points" if c["found_pct"] is not None else "given no share (disturbed sweeps)")
         return (f" The last calibration of this host and kernel (`{c['folder']}`, {c['date']}): a planted "
-                f"{c['plant_pct']}% change{at}, {c['runs']} sweep{'s' if c['runs'] != 1 else ''} a side, was found at "
-                f"{c['found']} of {c['points']} points (called better at {c['called_better']}; the rerun's false "
-                f"alarms {c['false_alarms']} of {c['rerun_points']}); net of the delivery floor at "
-                f"{c['net_found']} of {c['net_points']} (false alarms {c['net_false_alarms']}).")
+                f"{c['plant_pct']}% change{at}, {c['runs']} runs a side of `sweep --ab` repeated {c['repeat']} "
+                f"times, was {found}; pooled verdicts "
+                + ", ".join(x["pooled_verdict"] or "none" for x in c["repetitions"])
+                + f"; plain against plain flagged {sum(a['flagged'] for a in alarms)} of "
+                f"{sum(a['points'] for a in alarms)} points. Runs a side for a {c['plant_pct']}% change here: "
+                f"{c['runs_a_side'] or 'more than 40'}.")
     except (KeyError, TypeError):
-        return " The folder's calibration.json is not one `mbbench calibrate` wrote: left out."
+        return (" The folder's calibration.json is not one this `mbbench calibrate` writes (an older design, or "
+                "damaged): left out; run `mbbench calibrate --plant 10` again.")
 
 
 def section_failed(data):

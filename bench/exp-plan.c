@@ -22,13 +22,14 @@
 #include "mech.h"
 #include "outpath.h"
 #include "plan.h"
+#include "points.h"
 #include "strbuf.h"
 #include "util.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: mbbench plan [--quick|--full] [--budget DURATION] [--threads LIST]\n"
+		"usage: mbbench plan [--quick|--full|--ab] [--budget DURATION] [--threads LIST]\n"
 		"                    [--callers LIST] [--placement P] [--behaviour spin|sleep]\n"
 		"                    [--mechanism LIST] [--experiment LIST] [--assume-available]\n"
 		"                    [--seed N] [--plant PCT] [--plant-syscall NS] [--keep-degraded]\n"
@@ -39,6 +40,10 @@ static void usage(FILE *f)
 		"topology is this host's, or MBBENCH_SYNTHETIC / HWLOC_SYNTHETIC /\n"
 		"HWLOC_XMLFILE's.\n\n"
 		"  --quick, --full    the preset (default quick: 300 s; full: 2 h)\n"
+		"  --ab               the A/B preset (60 s): the headline points a kernel A/B\n"
+		"                     compares, the IPI-sending mechanisms and the controls:\n"
+		"                     calls T=2, distance at the nearest level, latency,\n"
+		"                     register and contend C=1; one of several runs a side\n"
 		"  --budget D         the time the sweep may take, e.g. 300, 20m, 2h\n"
 		"  --threads LIST     calls' thread counts (default: from the topology)\n"
 		"  --callers LIST     contend's caller counts (default: from the topology)\n"
@@ -49,7 +54,7 @@ static void usage(FILE *f)
 		"  --assume-available plan as if every mechanism were available\n"
 		"  --seed N           the seed of the run order (default: from the clock)\n"
 		"  --plant PCT        --plant PCT for calls, latency and distance\n"
-		"  --plant-syscall NS --plant-syscall NS for calls, latency and distance\n"
+		"  --plant-syscall NS --plant-syscall NS for calls, latency, distance and contend\n"
 		"  --keep-degraded    --keep-degraded for the experiments that judge repeats\n"
 		"  --output DIR       the sweep's folder itself, checked (see --make-folder)\n"
 		"  --out-root DIR     where the sweep names its folder, checked (default results/runs)\n"
@@ -133,6 +138,24 @@ static void add_point(struct plan *p, int k, const struct mechanism *m)
 			return;
 	p->pts = xrealloc(p->pts, (p->n + 1) * sizeof(*p->pts));
 	p->pts[p->n++] = (struct plan_point){ .e = p->exps[k], .exp = k, .m = m };
+}
+
+/*
+ * The ab preset's mechanisms: every one that interrupts other CPUs (the
+ * membarrier commands that send IPIs, signal, mprotect) and the controls
+ * a kernel change must not move (fence, null); not the grace-period ones,
+ * whose cost is the scheduler's.
+ */
+static const struct mechanism **ab_mechanisms(int *n)
+{
+	const struct mechanism **out = xcalloc(nr_mechanisms + 1, sizeof(*out));
+
+	*n = 0;
+	for (size_t i = 0; i < nr_mechanisms; i++)
+		if (mech_has(mechanisms[i], MC_IPI, MC_GRACE_PERIOD) ||
+		    mech_has(mechanisms[i], MC_FENCE_LIKE, 0))
+			out[(*n)++] = mechanisms[i];
+	return out;
 }
 
 /* Whether the comma list names name. */
@@ -231,7 +254,7 @@ static void print_argv(FILE *f, const struct plan *p, int i)
 	plan_options(f, p, i);
 	if (plant && list_has("calls,latency,distance", pt->e->name))
 		fprintf(f, " --plant %s", plant);
-	if (plant_syscall && list_has("calls,latency,distance", pt->e->name))
+	if (plant_syscall && list_has("calls,latency,distance,contend", pt->e->name))
 		fprintf(f, " --plant-syscall %s", plant_syscall);
 	if (keep_degraded && list_has("calls,latency,distance,contend,rcu,anatomy", pt->e->name))
 		fputs(" --keep-degraded", f);
@@ -352,6 +375,7 @@ static void print_aslr(int off)
 static int exp_plan_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "ab", no_argument, NULL, 'Z' },
 		{ "assume-available", no_argument, NULL, 'a' },
 		{ "behaviour", required_argument, NULL, 'B' },
 		{ "budget", required_argument, NULL, 'b' },
@@ -382,7 +406,7 @@ static int exp_plan_main(int argc, char **argv)
 	const struct mechanism **only = NULL;
 	struct plan p = { .budget = 0 };
 	char err[256], sum[256], beh[32] = "";
-	int c, lines = 0, nonly = 0, nt, nc, most = 1, make = 0, aslr_off = 1;
+	int c, lines = 0, nonly = 0, nt, nc, most = 1, make = 0, aslr_off = 1, ab;
 	long online;
 	hwloc_topology_t topo;
 	struct tpoint *tp, *cp;
@@ -397,10 +421,14 @@ static int exp_plan_main(int argc, char **argv)
 			return 0;
 		case 'q':
 		case 'F':
-			if (preset && strcmp(preset, c == 'q' ? "quick" : "full"))
-				die("--quick and --full: choose one");
-			preset = c == 'q' ? "quick" : "full";
+		case 'Z': {
+			const char *want = c == 'q' ? "quick" : c == 'F' ? "full" : "ab";
+
+			if (preset && strcmp(preset, want))
+				die("--%s and --%s: choose one preset", preset, want);
+			preset = want;
 			break;
+		}
 		case 'b':
 			p.budget = plan_budget_parse(optarg);
 			if (p.budget < 0)
@@ -491,10 +519,13 @@ static int exp_plan_main(int argc, char **argv)
 		check_exps(exps_arg);
 	if (only_arg)
 		only = parse_only(only_arg, &nonly);
+	else if (preset && !strcmp(preset, "ab"))
+		only = ab_mechanisms(&nonly);
 	if (!preset)
 		preset = "quick";
+	ab = !strcmp(preset, "ab");
 	if (!p.budget)
-		p.budget = !strcmp(preset, "full") ? 7200 : 300;
+		p.budget = !strcmp(preset, "full") ? 7200 : ab ? PLAN_AB_BUDGET : 300;
 
 	c = topo_load(&topo, err, sizeof(err));
 	if (c == -2)
@@ -518,6 +549,28 @@ static int exp_plan_main(int argc, char **argv)
 	p.host.ladder_callers = ladder_only(cp, nc);
 	p.host.disturb_rounds = points_disturb_rounds(topo);
 	p.host.distance_levels = points_distance_levels(topo);
+	if (ab) {
+		/*
+		 * The headline points only: calls at T=2 (T=1 where the host has
+		 * one PU: no point is oversubscribed), contend with one caller,
+		 * distance at the nearest level.
+		 */
+		int near = points_distance_nearest(topo);
+
+		if (!threads) {
+			free(p.threads);
+			p.host.threads = p.threads = xstrdup(p.host.npus >= 2 ? "2" : "1");
+		}
+		if (!callers) {
+			free(p.callers);
+			p.host.callers = p.callers = xstrdup("1");
+		}
+		free((char *)p.host.ladder_threads);
+		free((char *)p.host.ladder_callers);
+		p.host.ladder_threads = xstrdup("");
+		p.host.ladder_callers = xstrdup("");
+		p.host.distance_level = near >= 0 ? dist_level_name(near) : NULL;
+	}
 	p.host.behaviour = beh;
 	p.host.available = available;
 	topo_summary(topo, sum, sizeof(sum));
@@ -533,7 +586,8 @@ static int exp_plan_main(int argc, char **argv)
 	p.presets = xcalloc(p.nexps, sizeof(*p.presets));
 	for (int k = 0; k < p.nexps; k++) {
 		p.presets[k] = strcmp(preset, "full") ? p.exps[k]->quick : p.exps[k]->full;
-		if (!exps_arg || list_has(exps_arg, p.exps[k]->name))
+		if (exps_arg ? list_has(exps_arg, p.exps[k]->name) :
+			       !ab || list_has(PLAN_AB_EXPERIMENTS, p.exps[k]->name))
 			add_points(&p, k, only, nonly);
 	}
 	plan_fit(&p);

@@ -70,6 +70,18 @@ int points_distance_levels(hwloc_topology_t topo)
 	return n;
 }
 
+/* The nearest level distance finds a CPU pair at here, or -1. */
+int points_distance_nearest(hwloc_topology_t topo)
+{
+	struct dist_pair p[DL_COUNT];
+
+	distance_pairs(topo, NULL, p);
+	for (int l = 0; l < DL_COUNT; l++)
+		if (p[l].caller_os >= 0)
+			return l;
+	return -1;
+}
+
 static void print_list(hwloc_topology_t topo, const struct tpoint *p, int n,
 		       const char *list, const char *policy, int csv)
 {

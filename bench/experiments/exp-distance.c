@@ -153,7 +153,7 @@ static int exp_distance_main(int argc, char **argv)
 		.synopsis = "The cost of one barrier with one other thread spinning at each distance\n"
 			    "(SMT sibling, another core, L3, NUMA node, package) from the caller.",
 		.common = CO_MECH | CO_DURATION | CO_REPEAT | CO_FORMAT | CO_JSON | CO_OUTPUT | CO_WORK |
-			  CO_PLANT,
+			  CO_PLANT | CO_PLANT_SYSCALL,
 		.def_mech = mech_names_with(DEFAULT_ALL, DEFAULT_NONE, def_mech,
 					    sizeof(def_mech)),
 		.def_duration_s = 0.2,
@@ -212,12 +212,14 @@ static double distance_cost(const struct preset *p, const struct plan_host *h,
 	int ci = p->ci_target > 0, reps = ci ? p->max_repeat : p->repeat;
 
 	(void)m;
-	return 0.05 + h->distance_levels * ((reps + ci) * p->duration + p->duration / 10 + 0.03);
+	return 0.05 + (h->distance_level ? 1 : h->distance_levels) *
+		((reps + ci) * p->duration + p->duration / 10 + 0.03);
 }
 
 static void distance_options(FILE *f, const struct preset *p, const struct plan_host *h)
 {
-	(void)h;
+	if (h->distance_level)
+		fprintf(f, " --level %s", h->distance_level);
 	plan_repeat_options(f, p, p->ci_target > 0);
 }
 

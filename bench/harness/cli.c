@@ -70,7 +70,7 @@ static const struct {
 	  "compact|smt|scatter|CPUS", "where threads run; thread 0 is the caller" },
 	{ { "plant", required_argument, NULL, OPT_PLANT }, CO_PLANT, "PCT",
 	  "add PCT% of each barrier's cost as a busy wait (mbbench calibrate)" },
-	{ { "plant-syscall", required_argument, NULL, OPT_PLANT_SYSCALL }, CO_PLANT, "NS",
+	{ { "plant-syscall", required_argument, NULL, OPT_PLANT_SYSCALL }, CO_PLANT_SYSCALL, "NS",
 	  "busy-wait NS ns after every expedited membarrier(2) call, the\n"
 	  "delivery floor's too: a planted kernel regression (calibrate --at syscall)" },
 	{ { "repeat", required_argument, NULL, OPT_REPEAT }, CO_REPEAT, "N",

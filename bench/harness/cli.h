@@ -61,7 +61,8 @@ enum {
 	CO_OTHER_PROCESS = 1 << 10,
 	CO_WORK = 1 << 11,	/* --keep-degraded: the experiment judges its repeats */
 	CO_PLANT = 1 << 12,	/* --plant: its barriers run through harness_measure */
-	CO_ALL = (1 << 13) - 1,
+	CO_PLANT_SYSCALL = 1 << 13,	/* --plant-syscall: it makes expedited membarrier(2) calls */
+	CO_ALL = (1 << 14) - 1,
 };
 
 /*

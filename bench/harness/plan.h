@@ -21,6 +21,10 @@ struct mechanism;
  * KVM guest, 96 s measured). */
 #define PLAN_TH 0.0001
 #define PLAN_FIXED_S 13
+/* The ab preset's budget, s: one of several runs a side of an A/B. */
+#define PLAN_AB_BUDGET 60
+/* The ab preset's experiments: those with a headline point. */
+#define PLAN_AB_EXPERIMENTS "calls,distance,latency,register,contend"
 /* A point whose mechanism is absent here: one skipped row. */
 #define PLAN_SKIPPED_S 0.06
 /*
@@ -74,6 +78,8 @@ int mech_picked(const struct mechanism *m, const struct mech_pick *p);
 struct plan_host {
 	int npus;
 	int disturb_rounds, distance_levels;
+	/* The ab preset: distance at this level only ("core"), else NULL: every level. */
+	const char *distance_level;
 	const char *placement;
 	const char *behaviour;	/* "" or " --behaviour sleep" */
 	const char *threads;	/* calls' thread counts, "1,2,4" or "1-8" */

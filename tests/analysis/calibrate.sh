@@ -1,18 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # mbbench calibrate: bad input is one line, exit 2 and no folder; a planted
-# change of 50% on the null mechanism (whose cost is a few ns: the busy wait
-# dwarfs it) is found at its T=2 points and never called better, and the
-# folder holds every sweep, both comparisons and the calibration.
+# change of 50% at the syscall, on PRIVATE_EXPEDITED alone, two runs a side
+# of sweep --ab: the folder holds every sweep, the comparison and the
+# calibration; the plant is found (or, on a loaded host, measured to have
+# landed) and never called better; the summary states the share with its
+# interval and the runs a side; sweep --ab --plan and a sweep's report
+# beside it read the calibration.
 . "${top_srcdir:-.}/tests/lib.sh"
 need_python
 need_cpus 2 "needs 2 CPUs: calibrate's points run at T=2"
 "$PY" -c 'import scipy' 2>/dev/null || { echo "1..0 # SKIP python3-scipy not found"; exit 0; }
-plan 7
+plan 8
 cd "$TMP" || exit 1
 
 bad=
-for args in "" "--plant 0" "--plant 101" "--plant 10 --runs 0" "--plant 10 --runs 11" \
+for args in "" "--plant 0" "--plant 101" "--plant 10 --runs 1" "--plant 10 --runs 21" \
+	"--plant 10 --repeat 0" "--plant 10 --repeat 11" "--plant 10 --repeat x" \
 	"--plant 10 --bogus 1" "--plant ''" "--plant 10 --output" "--plant 10 --at kernel" \
 	"--plant 10 --mechanism null" "--plant 10 --at syscall --mechanism membarrier-private-expedited,fence"; do
 	eval "set -- $args"
@@ -30,57 +34,61 @@ mkdir taken
 ok $? "an existing --output is refused ($(cat err))"
 
 mkdir runs
-"$MBBENCH" calibrate --plant 50 --at harness --runs 1 --mechanism null --output runs/calibrate-null >out 2>err
-ln -s runs/calibrate-null cal
+"$MBBENCH" calibrate --plant 50 --runs 2 --repeat 1 --mechanism membarrier-private-expedited \
+	--output runs/calibrate-pe >out 2>err
 rc=$?
+ln -s runs/calibrate-pe cal
 [ "$rc" -eq 0 ] && [ -d cal ] && [ ! -e cal.incomplete ]
-ok $? "calibrate --plant 50 --runs 1 --mechanism null: exit $rc, the folder named when done ($(tail -n 1 err))"
+ok $? "calibrate --plant 50 --runs 2 --repeat 1: exit $rc, the folder named when done ($(tail -n 1 err))"
 missing=
-for f in plain-1/run.json planted-1/run.json rerun/run.json compare-planted.csv compare-rerun.csv \
+for f in plain-1-1/run.json planted-1-1/run.json plain-1-2/run.json planted-1-2/run.json compare-1.json \
 	calibration.md calibration.json; do
 	[ -s "cal/$f" ] || missing="$missing $f"
 done
-grep -q -- '--plant 50' cal/planted-1/commands.txt && ! grep -q -- '--plant' cal/plain-1/commands.txt ||
-	missing="$missing (--plant in commands.txt)"
+grep -q -- '--plant-syscall [0-9]' cal/planted-1-1/commands.txt && ! grep -q -- '--plant' cal/plain-1-1/commands.txt ||
+	missing="$missing (--plant-syscall in commands.txt)"
 [ -z "$missing" ]
-ok $? "the folder holds every sweep, both comparisons and the calibration (missing:${missing:- none})"
+ok $? "the folder holds every sweep, the comparison and the calibration (missing:${missing:- none})"
 "$PY" - cal/calibration.json <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
-# null at T=2 and 3 in calls, T=2 in latency, and distance's levels: the
-# calls and latency points at T=2 are judged, less a point whose repeats a
-# busy host (make check runs tests side by side) left degraded on a side.
-assert c["plant_pct"] == 50 and c["runs"] == 1, c
-if c["points"] == 0:
-    sys.exit(77)	# every point degraded: nothing to find the plant at
-assert c["called_better"] == 0, c
-if c["found"] == 0:
-    # Not found with one sweep a side: a loaded host's spread can hide
-    # even 50%. Whether the plant landed is still measured: the planted
-    # sweep's figures must be the larger by a fifth (a 50% plant of the
-    # cost, less what the harness adds), or the plant is broken.
-    import csv
-    rows = [r for r in csv.DictReader(open("cal/compare-planted.csv", newline=""))
-            if r["figure"] in ("ns_per_call", "p50_ns") and r["a"] and r["b"] and "null" in r["point"]]
-    ratios = sorted(float(r["b"]) / float(r["a"]) for r in rows if float(r["a"]) > 0)
-    assert ratios and ratios[len(ratios) // 2] >= 1.2, ("the plant did not land", ratios)
-    print(f"# planted/plain {ratios[len(ratios) // 2]:.2f} at the median of {len(ratios)} figures")
+assert c["plant_pct"] == 50 and c["runs"] == 2 and c["repeat"] == 1 and c["at"] == "syscall", c
+r = c["repetitions"][0]
+assert r["called_better"] == 0, r
+if r["disturbed"]:
+    sys.exit(77)	# a loaded host: no share, said
+if r["points"] == 0:
+    sys.exit(77)
+if r["pooled_verdict"] != "worse":
+    # The pooled verdict missed it with two runs a side: a loaded host's
+    # spread can hide even 50%. Whether the plant landed is still measured: planted / plain at
+    # the point it was sized on must be above 1.2, or the plant is broken.
+    assert r["measured_ratio"] and r["measured_ratio"] >= 1.2, ("the plant did not land", r)
+    print(f"# planted/plain {r['measured_ratio']:.2f}")
     sys.exit(78)
 PY
 rc=$?
 if [ $rc -eq 77 ]; then
-	skip "every T >= 2 point of the planted sweep was degraded (a loaded host): nothing to judge ($(head -n 1 out))"
+	skip "a loaded host: the calibration's sweeps were disturbed or degraded ($(head -n 1 out))"
 elif [ $rc -eq 78 ]; then
-	skip "the plant landed but one sweep a side on this loaded host did not call it ($(head -n 1 out))"
+	skip "the plant landed but two runs a side on this loaded host did not call it ($(sed -n 2p out))"
 else
-	ok $rc "a 50% plant is found and never called better ($(head -n 1 out))"
+	ok $rc "a 50% plant at the syscall: the pooled verdict worse, no point called better ($(sed -n 2p out))"
 fi
-grep -q -e '^Found at [0-9]* of [0-9]* points ([0-9]*%: the chosen mechanisms at T >= 2)' \
-	-e '^No share: no point of the chosen mechanisms at T >= 2 could be judged' out
-ok $? "the summary line says how many points found it"
+grep -q -e '^Found at [0-9]*% \[[0-9]*, [0-9]*\] of the pooled headline points' -e '^No share: ' out &&
+	grep -q '^This design (2 runs a side) sees a pooled change of' out
+ok $? "the summary states the share with its interval and the design's power"
+runs=$(sed -n 's/^ *"runs_a_side": \([0-9]*\),*$/\1/p' cal/calibration.json)
+"$MBBENCH" sweep --ab --plan --out-root runs >plan 2>err
+if [ -n "$runs" ]; then
+	grep -q "^# runs a side: $runs (for a 50% change at 80% power, from runs/calibrate-pe/calibration.json)" plan
+else
+	grep -q "^# runs a side: 8 (the default" plan
+fi
+ok $? "sweep --ab --plan recommends the calibration's runs a side ($(grep 'runs a side' plan))"
 # A sweep into the same out-root: its report says what the calibration found.
 "$MBBENCH" sweep --experiment calls --mechanism null --out-root runs >/dev/null 2>err
 f=$(ls -d runs/*/ | grep -v calibrate- | head -n 1)
-[ -s "$f/calibration.json" ] && grep -q 'The last calibration of this host and kernel (`calibrate-null`' "$f/report.md"
+[ -s "$f/calibration.json" ] && grep -q 'The last calibration of this host and kernel (`calibrate-pe`' "$f/report.md"
 ok $? "a sweep beside it copies the calibration in and its report says what it found ($(tail -n 1 err))"
 done_testing

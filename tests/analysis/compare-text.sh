@@ -55,11 +55,12 @@ ok $? "the host facts and settings that differ, a command line by its differing 
 ok $? "facts that are equal (and counters since boot) are left out"
 # membarrier-private-expedited: 1000 -> 1200 ns, CIs 1/140 of each over 10
 # repeats: +20.0%, and compare's Welch CI of the change, t(17.4) x
-# sqrt(3.16^2 + 3.79^2) / 1000 = 1.0%: significantly worse.
+# sqrt(3.16^2 + 3.79^2) / 1000 = 1.0%, its ends +19.0 and +21.0:
+# significantly worse.
 grep -A1 '^  membarrier-private-expedited$' "$TMP/t" |
-	grep -qE '^ +1k ±7\.143 +1\.2k ±8\.571 +\+20\.0% ±1\.0  WORSE$'
-ok $? "a point: before ±CI, after ±CI, change % ±CI, verdict ($(grep -A1 "^  membarrier-private-expedited$" "$TMP/t" | tail -n 1))"
-grep -A1 '^  fence$' "$TMP/t" | grep -qE ' \+0\.0% ±[0-9.]+  same$' &&
+	grep -qE '^ +1k ±7\.143 +1\.2k ±8\.571 +\+20\.0% \[\+19\.0,\+21\.0\]  WORSE$'
+ok $? "a point: before ±CI, after ±CI, change % with its interval's ends, verdict ($(grep -A1 "^  membarrier-private-expedited$" "$TMP/t" | tail -n 1))"
+grep -A1 '^  fence$' "$TMP/t" | grep -qE ' \+0\.0% \[-[0-9.]+,\+[0-9.]+\]  same$' &&
 	grep -q 'all: threads=2 behaviour=spin scope=same-process placement=compact' "$TMP/t"
 ok $? "an unchanged point is the same; key values common to all points are said once"
 

@@ -229,7 +229,7 @@ d5=$(cell "$TMP/5.csv" m detectable_pct) d40=$(cell "$TMP/40.csv" m detectable_p
 "$PY" -c 'import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(not (1 < b < a < 20))' "$d5" "$d40"
 ok $? "detectable_pct at 3% noise: $d5% with 5 processes a side, $d40% with 40"
 "$MBBENCH" compare "$TMP/a" "$TMP/b" >"$TMP/ab.md" &&
-	grep -qE '^\| mechanism=shifted .* \| worse \| mann-whitney \| ≥ [0-9.]+% \|$' "$TMP/ab.md" &&
+	grep -qE '^\| mechanism=shifted .* \| worse \| mann-whitney \| secondary \| ≥ [0-9.]+% \|$' "$TMP/ab.md" &&
 	"$MBBENCH" compare "$TMP/a" "$TMP/b" --format json | "$PY" -c '
 import json, sys
 p = json.load(sys.stdin)["comparisons"][0]["points"]

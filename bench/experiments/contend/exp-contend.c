@@ -244,7 +244,7 @@ static int exp_contend_main(int argc, char **argv)
 		.name = "contend",
 		.synopsis = "Concurrent callers: C callers (threads or processes) issue barriers at once.",
 		.common = CO_MECH | CO_PLACEMENT | CO_DURATION | CO_REPEAT | CO_FORMAT |
-			  CO_JSON | CO_OUTPUT | CO_WORK,
+			  CO_JSON | CO_OUTPUT | CO_WORK | CO_PLANT_SYSCALL,
 		.opts = contend_opts,
 		.def_mech = "membarrier-private-expedited,signal,mprotect",
 		.def_duration_s = 0.3,
