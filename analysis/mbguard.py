@@ -6,6 +6,7 @@ descriptors, a full or read-only disk, an I/O error) one line and exit 1
 (Interrupted). guard() runs a tool's main under those rules;
 MBBENCH_DEBUG=1 shows the traceback of what it did not foresee.
 """
+import codecs
 import errno
 import os
 import signal
@@ -100,6 +101,34 @@ def write_stdout(text):
         raise EnvError(f"cannot write to standard output: {e.strerror}")
 
 
+# What the tools print beyond ASCII, and what a terminal whose charset
+# lacks it (a Latin-1 or ASCII locale) gets instead: the locale's own
+# character where it has one (Latin-1 has µ, ± and ×), else these.
+ASCII_FOR = {"µ": "u", "±": "+/-", "≥": ">=", "≤": "<=", "×": "x", "−": "-", "–": "-", "—": "--",
+             "→": "->", "≈": "~", "…": "...", "’": "'", "‘": "'", "“": '"', "”": '"', "²": "^2",
+             "·": ".", "°": " deg", "\u00a0": " "}
+
+
+def _ascii_for(err):
+    """The codec error handler "mbb-ascii": ASCII_FOR's text, else "?"."""
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    return "".join(ASCII_FOR.get(c, "?") for c in err.object[err.start:err.end]), err.end
+
+
+codecs.register_error("mbb-ascii", _ascii_for)
+
+
+def locale_streams():
+    """stdout and stderr in the locale's charset, each character it lacks
+    written as ASCII_FOR says: output never fails on the charset."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="mbb-ascii")
+        except (AttributeError, ValueError, OSError):
+            pass	# not a text stream we can change: left as it is
+
+
 def guard(prog, main, argv, what="nothing was written"):
     """Run main(argv) under the rules above and return the exit status;
     what says what a signal leaves behind. The tool blocks SIGINT, SIGTERM
@@ -110,6 +139,7 @@ def guard(prog, main, argv, what="nothing was written"):
             signal.signal(s, _on_signal)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)	# a closed pipe ends us, as any filter
     sys.unraisablehook = _unraisable
+    locale_streams()
     debug = os.environ.get("MBBENCH_DEBUG", "") not in ("", "0")
     try:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
