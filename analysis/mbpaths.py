@@ -101,6 +101,8 @@ def check_output(path):
     d = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(d):
         raise UsageError(f"cannot write {path}: directory {d} does not exist")
+    if not os.access(d, os.W_OK | os.X_OK):	# as the C tools (bench/harness/outpath.c): the user's to fix, exit 2
+        raise UsageError(f"cannot write {path}: directory {d} is not writable (choose another path)")
     try:
         st = os.lstat(path)
     except FileNotFoundError:
@@ -148,8 +150,9 @@ def write_atomic(path, text):
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     except OSError as e:
-        if e.errno in (errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.ENAMETOOLONG, errno.ELOOP):
-            raise UsageError(f"cannot write {path}: {e.strerror}")
+        if e.errno in (errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.ENAMETOOLONG, errno.ELOOP,
+                       errno.EACCES, errno.EPERM, errno.EROFS):
+            raise UsageError(f"cannot write {path}: {e.strerror} (choose another path)")
         raise EnvError(f"cannot write {path}: {e.strerror}")
     finally:
         if fd >= 0:
