@@ -352,6 +352,28 @@ MAX_CSV = 64 << 20
 BIG_CSV = 8 << 20
 
 
+def _merged_base(col):
+    """The schema's column a merge of replicates derived col from
+    (X_per_process, X_ci95_lo, X_ci95_hi: X; X_ci95_within: X_ci95)."""
+    for suffix, keep in (("_per_process", ""), ("_ci95_lo", ""), ("_ci95_hi", ""), ("_within", "")):
+        if col.endswith(suffix):
+            return col[:-len(suffix)] + keep
+    return col
+
+
+def holds_other(table, header):
+    """The other table whose CSV this header is (it has every required
+    column of that table, columns of no other, and is not table's), or
+    None: a table under another's name."""
+    cols = {_merged_base(c) for c in header} - {"replicates", "processes_degraded"}
+    if not cols or (REQUIRED.get(table) and set(REQUIRED[table]) <= cols and cols <= set(COLUMNS.get(table, cols))):
+        return None
+    for name in TABLES:
+        if name != table and REQUIRED.get(name) and set(REQUIRED[name]) <= cols <= set(COLUMNS[name]):
+            return name
+    return None
+
+
 def read_csv(path, table):
     """Rows of table's CSV, or UsageError naming the file and the damage."""
     try:
@@ -377,6 +399,10 @@ def read_csv(path, table):
         raise read_fault(path, e)
     except csv.Error as e:
         raise UsageError(f"{path} cannot be read as CSV ({e}); the folder is damaged")
+    other = holds_other(table, header)
+    if other:
+        raise UsageError(f"{path} holds the {other} table, not {table} (its columns are {other}.csv's); "
+                         "the folder is damaged")
     missing = [c for c in REQUIRED.get(table, ()) if c not in header]
     if missing:
         raise UsageError(f"{path}: column {missing[0]} is missing; the folder is damaged or from another tool")
