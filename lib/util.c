@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -470,4 +471,21 @@ const char *pseudo_fs(const char *path)
 			}
 	free(real);
 	return NULL;
+}
+
+int fault_point(const char *name)
+{
+	const char *f = getenv("MBBENCH_FAULT");
+
+	return f && !strcmp(f, name);
+}
+
+void fault_late_start(int i, int n, const _Atomic int *stop)
+{
+	struct timespec ts = { 0, 1000000 };
+
+	if (n < 2 || i != n - 1 || !fault_point("late-start"))
+		return;
+	while (!atomic_load(stop))
+		nanosleep(&ts, NULL);
 }

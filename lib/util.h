@@ -80,6 +80,18 @@ int atomic_rename(struct atomic_file *af);
 void atomic_abort(struct atomic_file *af);	/* close + unlink */
 
 char *path_join(const char *dir, const char *name);
+
+/*
+ * Test-only fault points (docs/HACKING.md, "Fault points"): nonzero when
+ * the environment's MBBENCH_FAULT names this one. "spawn-fail": the last
+ * pinned thread's creation fails (topology/pinned.c); "late-start": the
+ * last thread of a run passes its start gate and then waits until the run
+ * has been told to stop (rcu, contend, litmus): what a descheduled thread
+ * of a short run on a busy host does.
+ */
+int fault_point(const char *name);
+/* With "late-start": the last of n threads (index i) sleeps until *stop. */
+void fault_late_start(int i, int n, const _Atomic int *stop);
 /*
  * Where path (or its nearest existing parent) is one of the kernel's
  * pseudo-filesystems: "/proc", "/sys", "/dev" (not /dev/shm) or "a sysfs

@@ -2,6 +2,7 @@
 /* spawn_pinned: bind inside the thread, report to the creator, then start. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,10 @@ int spawn_pinned(struct pinned *p, hwloc_topology_t topo, const int *cpus, int n
 	for (; p->n < n; p->n++) {
 		p->slot[p->n].p = p;
 		p->slot[p->n].i = p->n;
+		if (p->n == n - 1 && n > 1 && fault_point("spawn-fail")) {	/* util.h */
+			e = EAGAIN;
+			break;
+		}
 		e = pthread_create(&p->th[p->n], NULL, pinned_main, &p->slot[p->n]);
 		if (e)
 			break;

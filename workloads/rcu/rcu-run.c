@@ -41,6 +41,7 @@ static void rcu_thread(void *arg, int i)
 	struct rcu_run *r = g->r;
 
 	pthread_barrier_wait(&g->go);
+	fault_late_start(i, r->nreaders + r->nwriters, &r->stop);
 	if (atomic_load(&r->stop)) {
 		/* Stopped before it ran (a short run on a busy host): a writer
 		 * still counts as done, or the readers would wait for it. */
