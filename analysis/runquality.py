@@ -106,27 +106,38 @@ def _stamp(s):
         return None
 
 
-def degraded_window(run):
-    """When in the run the repeats were left out: (processes with one,
-    processes in all, first second, last second, the run's seconds), the
-    seconds counted from the first process's start (the envelopes' start
-    and end stamps, whole seconds), or None where no process left one out
-    or the envelopes carry no stamps."""
+def degraded_windows(run):
+    """When in the run the repeats were left out, by cause: {cause:
+    (processes, first second, last second, repeats)} over the shortest stretch that
+    holds nine in ten of that cause's processes (a lone straggler does not
+    stretch it), and the run's seconds; seconds from the first process's
+    start (the envelopes' whole-second stamps). ({}, None) where the
+    envelopes carry no stamps."""
     env = [p for p in (run.get("points") or []) if isinstance(p, dict) and isinstance(p.get("points"), list)]
     starts = [t for t in (_stamp(p.get("start")) for p in env) if t is not None]
     ends = [t for t in (_stamp(p.get("end")) for p in env) if t is not None]
     if not starts or not ends:
-        return None
-    t0, hit = min(starts), []
+        return {}, None
+    t0, hits = min(starts), {}
     for p in env:
-        n = sum(num(r.get("repeats_degraded")) for r in p["points"] if isinstance(r, dict)
-                and not math.isnan(num(r.get("repeats_degraded"))))
         a, b = _stamp(p.get("start")), _stamp(p.get("end"))
-        if n > 0 and a is not None and b is not None:
-            hit.append((a - t0, b - t0))
-    if not hit:
-        return None
-    return len(hit), len(env), min(a for a, _ in hit), max(b for _, b in hit), max(ends) - t0
+        if a is None or b is None:
+            continue
+        seen = {}
+        for r in p["points"]:
+            n = num(r.get("repeats_degraded")) if isinstance(r, dict) else math.nan
+            if not math.isnan(n) and n > 0:
+                c = degraded_cause(r.get("degraded_reason", ""))
+                seen[c] = seen.get(c, 0) + int(n)
+        for c, n in seen.items():
+            hits.setdefault(c, []).append((a - t0, b - t0, n))
+    out = {}
+    for c, spans in hits.items():
+        spans.sort()
+        k = max(1, math.ceil(0.9 * len(spans)))
+        i = min(range(len(spans) - k + 1), key=lambda j: spans[j + k - 1][0] - spans[j][0])
+        out[c] = (len(spans), spans[i][0], max(e for _, e, _ in spans[i:i + k]), sum(n for _, _, n in spans))
+    return out, max(ends) - t0
 
 
 def run_evidence(data, why, run=None):
@@ -147,12 +158,20 @@ def run_evidence(data, why, run=None):
             if r.get("status") == "degraded":
                 nofig += 1
     if pts:
-        top = max(reasons, key=reasons.get) if reasons else ""
-        win = degraded_window(run) if isinstance(run, dict) else None
-        when = (f", in {win[0]} of {win[1]} processes between {win[2]} s and {win[3]} s of the run's {win[4]} s"
-                if win else "")
+        wins, total = degraded_windows(run) if isinstance(run, dict) else ({}, None)
+
+        def when(c):
+            w = wins.get(c)
+            if not w:
+                return ""
+            most = "" if w[0] < 10 else "nine in ten of them "
+            return f" ({w[0]} process{'es' if w[0] != 1 else ''}, {most}between {w[1]} s and {w[2]} s of the run's {total} s)"
+        if wins:	# each process's own reasons, not one reason a merged row keeps
+            reasons = {c: w[3] for c, w in wins.items()}
+        causes = sorted(reasons, key=reasons.get, reverse=True)
         parts.append(f"{reps} repeat{'s' if reps != 1 else ''} at {pts} point{'s' if pts != 1 else ''} left out and "
-                     "measured again" + (f", most because {top}" if top else "") + when
+                     "measured again" + (": " + "; ".join(f"{reasons[c]} because {c}{when(c)}" for c in causes)
+                                         if causes else "")
                      + (f"; {nofig} point{'s' if nofig != 1 else ''} got no figure (every try degraded)"
                         if nofig else ""))
     else:

@@ -291,20 +291,26 @@ assert any("no repeat was left out" in p for p in parts), parts
 calls[1]["repeats_degraded"], calls[1]["degraded_reason"] = "4", "a target thread was on its CPU 52% of the repeat: another task had it 47%"
 calls[1]["floor_ns"], calls[2]["floor_ns"] = "15000", "20000"
 parts, why = verdict.run_quality(run, data, host(run), ref)
-assert any("4 repeats at 1 point left out and measured again, most because another task had the target's CPU"
+assert any("4 repeats at 1 point left out and measured again: 4 because another task had the target's CPU"
            in p for p in parts) and not why, (parts, why)
 assert any("the delivery floor at T=2 15-20 µs over 2 points (1.3x)" in p for p in parts), parts
 calls[2]["floor_ns"] = "60000"
 parts, why = verdict.run_quality(run, data, host(run), ref)
 assert why == ["the delivery floor moved 4x between points"], (parts, why)
 # When in the run: the processes' own stamps (a busy task 10-20 s in).
-def env(a, b, n):
+# Each cause with its own stretch: another task 10-20 s in, fewer IPIs
+# than due all along (a straggler at 35 s left out of nine in ten).
+TASK = "a target thread was on its CPU 52% of the repeat: another task had it 47%"
+FEWER = "0.5 IPIs per barrier, fewer than the 1 due, with its target on its CPU 99% of the repeat"
+def env(a, b, n, why=TASK):
     return {"start": f"2026-12-07T01:00:{a:02d}Z", "end": f"2026-12-07T01:00:{b:02d}Z",
-            "points": [{"mechanism": "x", "repeats_degraded": str(n)}]}
-run["points"] = [env(0, 5, 0), env(5, 10, 0), env(10, 15, 2), env(15, 20, 2), env(20, 40, 0)]
+            "points": [{"mechanism": "x", "repeats_degraded": str(n), "degraded_reason": why}]}
+run["points"] = [env(0, 5, 0), env(5, 10, 0), env(10, 15, 2), env(15, 20, 2), env(20, 40, 0)] + \
+    [env(t, t + 1, 1, FEWER) for t in range(0, 10)] + [env(35, 36, 1, FEWER)]
 parts, why = verdict.run_quality(run, data, host(run), ref)
-assert any("most because another task had the target's CPU, in 2 of 5 processes between 10 s and 20 s of "
-           "the run's 40 s" in p for p in parts), parts
+assert any("measured again: 11 because fewer IPIs than due with the targets on their CPUs (11 processes, nine in "
+           "ten of them between 0 s and 10 s of the run's 40 s); 4 because another task had the target's CPU "
+           "(2 processes, between 10 s and 20 s of the run's 40 s)" in p for p in parts), parts
 PY
 ok $? "a reference of the host class is compared, never judged (2x is another host), another CPU generation or hypervisor is not compared; repeats left out (and when in the run) and the floor's drift come from the run itself"
 
