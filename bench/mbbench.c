@@ -44,8 +44,9 @@ static void sort_experiments(void)
  * `mbbench NAME` runs mbbench-NAME from beside this executable (the build
  * tree) or from the libexec directory (paths.h), with MBBENCH set to this
  * executable so the helper measures with the same build. A Python helper
- * needs python3 on PATH (its #! line runs `env -S python3 -S`): without
- * it, one line naming the package instead of env's. It starts with SIGINT,
+ * needs the python3 its #! line names (configure's, written by make; the
+ * source tree's runs `env -S python3 -S`, python3 on PATH): without it,
+ * one line naming the package instead of env's. It starts with SIGINT,
  * SIGTERM and SIGHUP blocked and unblocks them once it can clean up after
  * them (analysis/mbguard.py, guard()), so that ^C while Python starts is
  * not a traceback.
@@ -97,6 +98,33 @@ static int on_path(const char *prog)
 }
 
 /*
+ * Whether a Python helper's interpreter is there: the absolute one its #!
+ * line names (make writes configure's python3 there, which need not be on
+ * PATH), else python3 on PATH (`env -S python3`, the source tree's line).
+ * Fills interp with what was looked for.
+ */
+static int interpreter_ok(const char *helper, char *interp, size_t len)
+{
+	char line[512] = "";
+	FILE *f = fopen(helper, "r");
+
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	if (!strncmp(line, "#!/", 3) && !strstr(line, "/env ")) {
+		size_t n = strcspn(line + 2, " \t\n");
+		struct stat st;
+
+		snprintf(interp, len, "%.*s", (int)n, line + 2);
+		return !stat(interp, &st) && S_ISREG(st.st_mode) && !access(interp, X_OK);
+	}
+	snprintf(interp, len, "python3 on PATH");
+	return on_path("python3");
+}
+
+/*
  * The helpers run a shell, python3 with scipy and gnuplot: below these
  * limits they fail halfway (a traceback, "failed to map segment", a crash
  * of gnuplot, dash unable to open its script), which is the host's limit,
@@ -138,10 +166,11 @@ static int run_helper(const char *name, int python, char **argv)
 		fail("setenv: %s", strerror(errno));
 	if (python) {
 		sigset_t set;
+		char interp[PATH_MAX];
 
-		if (!on_path("python3"))
-			fail("%s needs python3, which is not installed or not on PATH (apt-get install python3)",
-			    name);
+		if (!interpreter_ok(path, interp, sizeof(interp)))
+			fail("%s needs python3 (%s), which is not installed or not on PATH (apt-get install python3)",
+			    name, interp);
 		sigemptyset(&set);
 		sigaddset(&set, SIGINT);
 		sigaddset(&set, SIGTERM);
