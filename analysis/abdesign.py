@@ -97,13 +97,15 @@ def welch_logs(la, lb):
 
 def run_test(xa, xb):
     """A point's test with each run's figure as one value: Welch's t on
-    their logs. Returns (p, ratio_low, ratio_high) of B/A, or None where
-    a side has fewer than two runs or a figure is not above zero."""
+    their logs. Returns (p, ratio_low, ratio_high, ratio) of B/A (the
+    ratio of the runs' geometric means, the estimate the interval is
+    about), or None where a side has fewer than two runs or a figure is
+    not above zero."""
     la, lb = _logs(xa), _logs(xb)
     if la is None or lb is None or len(la) < 2 or len(lb) < 2:
         return None
     d, h, p, _ = welch_logs(la, lb)
-    return p, math.exp(d - h), math.exp(d + h)
+    return p, math.exp(d - h), math.exp(d + h), math.exp(d)
 
 
 def hodges_lehmann(xa, xb):
