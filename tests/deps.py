@@ -59,7 +59,7 @@ PACKAGE = {
     "objdump": "binutils", "nm": "binutils", "gunzip": "gzip", "zcat": "gzip",
     "xzcat": "xz-utils", "expr": "coreutils", "realpath": "coreutils",
     "whoami": "coreutils", "logger": "bsdutils", "split": "coreutils",
-    "iconv": "libc-bin", "localedef": "libc-bin", "mknod": "coreutils", "mkfifo": "coreutils",
+    "iconv": "libc-bin", "locale": "libc-bin", "localedef": "libc-bin", "mknod": "coreutils", "mkfifo": "coreutils",
     "comm": "coreutils", "shuf": "coreutils", "fold": "coreutils",
     "tac": "coreutils", "base64": "coreutils", "readelf": "binutils", "install": "coreutils",
 }
