@@ -61,7 +61,7 @@ values_agree() {
 	local name v_suite v_patch rc=0
 	for name in V1_IPI_ALL V5_EXPEDITED V5_SCHED; do
 		v_suite=$(sed -n "s/^#define MEMBARRIER_CMD_SEED_${name}[[:space:]]*(\(.*\))\$/\1/p" \
-			"$REPO_DIR/mechanisms/seed-membarrier.h" | tr -d ' ')
+			"$REPO_DIR/workloads/mechanisms/seed-membarrier.h" | tr -d ' ')
 		v_patch=$(seed_patches | (cd "$KP_DIR" && xargs cat) |
 			sed -n "s/^+[[:space:]]*MEMBARRIER_CMD_SEED_${name}[[:space:]]*= (\(.*\)),\$/\1/p" |
 			tr -d ' ')

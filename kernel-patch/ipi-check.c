@@ -65,7 +65,7 @@
 #include <unistd.h>
 
 /* After <linux/membarrier.h>: a patched uapi header has the same names. */
-#include "../mechanisms/seed-membarrier.h"
+#include "../workloads/mechanisms/seed-membarrier.h"
 
 #define MAX_CPUS 64
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

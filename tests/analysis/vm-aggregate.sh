@@ -8,7 +8,7 @@
 
 need_python
 plan 4
-PY=$top_srcdir/analysis/mbresults.py
+PY=$top_srcdir/analysis/mbtool.py
 HEAD="mechanism,round,role,cpu,phase,victim,policy,rate_per_s,elapsed_s,barriers,ipi_source,ipis,ipis_per_barrier,mb_ipis,mb_ipis_per_barrier,tlb_shootdowns,tlb_per_barrier,ipis_per_barrier_ci95,mb_ipis_per_barrier_ci95,tlb_per_barrier_ci95,idle_entries,signals,oncpu_fraction,samples,p50_ns,p99_ns,p999_ns,max_ns,repeats,p50_ns_ci95,p99_ns_ci95,p999_ns_ci95,status,skip_reason"
 # guest DIR MECH SELF IDLE: one process's disturb.csv with storm rows
 guest() {

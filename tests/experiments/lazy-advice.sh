@@ -23,8 +23,8 @@ done
 ok $? "no registration-order workaround in the project (found in: ${hits:-none})"
 
 # The one advice that holds, where the suite prints it: doctor's workaround.
-grep -q 'within one process use' "$src/experiments/doctor/doctor.h" &&
-	grep -q 'MEMBARRIER_CMD_PRIVATE_EXPEDITED' "$src/experiments/doctor/doctor.h" &&
-	grep -q 'across processes' "$src/experiments/doctor/doctor.h"
+grep -q 'within one process use' "$src/bench/experiments/doctor/doctor.h" &&
+	grep -q 'MEMBARRIER_CMD_PRIVATE_EXPEDITED' "$src/bench/experiments/doctor/doctor.h" &&
+	grep -q 'across processes' "$src/bench/experiments/doctor/doctor.h"
 ok $? "doctor's workaround: PRIVATE_EXPEDITED within a process, GLOBAL or a fixed kernel across processes"
 done_testing
