@@ -36,9 +36,11 @@ void rcu_spin_ns(uint64_t ns)
 
 struct rcu_obj *rcu_obj_new(struct rcu_writer_slot *w)
 {
-	struct rcu_obj *p = xmalloc(sizeof(*p));
+	struct rcu_obj *p = aligned_alloc(64, sizeof(*p));
 	uint64_t seq = w ? w->seq++ : 0;
 
+	if (!p)
+		die("out of memory for an rcu object");
 	p->seq = seq;
 	p->check = seq ^ RCU_OBJ_KEY;
 	p->next = NULL;

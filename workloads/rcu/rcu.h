@@ -27,13 +27,18 @@
 #define RCU_OBJ_POISON 0x6b6b6b6b6b6b6b6bull	/* the kernel's POISON_FREE byte */
 #define RCU_OBJ_KEY 0x9e3779b97f4a7c15ull
 
-/* The RCU-protected object: a reader checks magic and check == seq ^ key. */
+/*
+ * The RCU-protected object: a reader checks magic and check == seq ^ key.
+ * One cache line each, so the writer's next allocation and its poisoning of
+ * a retired object never share a line with the object a reader is reading
+ * (in malloc's 48-byte chunks they could).
+ */
 struct rcu_obj {
 	uint64_t magic;
 	uint64_t seq;
 	uint64_t check;
 	struct rcu_obj *next;	/* quarantine link; readers never look at it */
-};
+} __attribute__((aligned(64)));
 
 struct rcu_reader_slot {
 	_Atomic uint64_t reads;	/* published after each read (quarantine) */
