@@ -370,21 +370,6 @@ def serialization_line(good):
             + "; ".join(said) + (f" (the other: {why})" if why and len(said) < 2 else "") + ".", ""]
 
 
-def section_rcu(rows, seed=None):
-    good = [r for r in rows if r.get("status") in ("ok", "failed")]
-    if not good:
-        return []
-    r0 = good[0]
-    body = [(r["scheme"], r["family"], pm("rcu", r, "reads_per_s", "num"), pm("rcu", r, "writes_per_s", "num"),
-             r["violations"], why("rcu", r)) for r in good]
-    return ["## rcu: reads and writes per scheme", "",
-            f"{r0['readers']} readers, {r0['writers']} writers, {num(r0['duration_s']):.3g} s a repeat; "
-            "rates ± 95% CI (per-repeat counts are in `rcu.csv`; the seed's figures, of another "
-            "configuration, are under Fidelity). Violations are reads that saw a retired (poisoned) "
-            "object: any is a failure.", "",
-            md_table(("scheme", "family", "reads/s", "writes/s", "violations", "flagged"), body), ""]
-
-
 def section_litmus(rows):
     good = [r for r in rows if r.get("status") in ("ok", "failed")]
     if not good:

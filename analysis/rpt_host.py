@@ -8,6 +8,7 @@ import os
 
 from mbformat import fmt_ci, fmt_ns, fmt_num, md_table, pm
 from mbresults import host, num, ok_rows
+from rpt_rcu import read_ratio_why
 
 
 def section_host(run, folder):
@@ -237,9 +238,10 @@ def fidelity(data, seed, h=None):
     out.append(("RCU write side, membarrier over signal", "400:1",
                 f"{w_m / w_s:,.2g}:1" if w_s > 0 and w_m > 0 else "not measured in this run",
                 "configurations differ (below)"))
+    rcu_why = read_ratio_why(data.get("rcu-model") or [])
     out.append(("RCU read side, membarrier over mb", "4.5:1",
                 f"{r_m / r_b:,.2g}:1" if r_b > 0 and r_m > 0 else "not measured in this run",
-                "configurations differ (below): one reader has no other reader to share its cache lines with"))
+                rcu_why or "configurations differ (below): one reader has no other reader to share its cache lines with"))
     dis = data.get("disturb", [])
     for mech, sid in (("seed-v1-ipi-all", "v1-idle-ipi"), ("seed-v5-expedited", "v5-idle-ipi"),
                       ("membarrier-private-expedited", "v5-idle-ipi")):

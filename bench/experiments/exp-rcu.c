@@ -16,6 +16,7 @@
 
 #include "experiment.h"
 #include "rcu.h"
+#include "rcu-readcost.h"
 #include "results.h"
 #include "util.h"
 #include "workdone.h"
@@ -59,8 +60,60 @@ const struct table_schema rcu_table = {
 	.cols = rcu_cols, .ncols = NCOLS(rcu_cols),
 };
 
+static const struct col model_cols[] = {
+	COL_KEY("scheme", COL_STR, "", COL_REQ, "as in `rcu.csv`"),
+	COL_INFO("family", COL_STR, "", COL_REQ, "`ours` or `liburcu`"),
+	COL_KEY("readers", COL_INT, "", COL_REQ | COL_SETTING, "reader threads R of the measured run"),
+	COL_KEY("writers", COL_INT, "", COL_REQ | COL_SETTING, "writer threads W of the measured run"),
+	COL_INFO("rmw_per_read", COL_NUM, "", 0, "our smp_mb_full() per read with a store pending, from the code (a locked add on x86-64)"),
+	COL_INFO("rmw_idle_per_read", COL_NUM, "", 0, "our smp_mb_full() per read with no store pending"),
+	COL_INFO("mfence_per_read", COL_NUM, "", 0, "liburcu's cmm_smp_mb() per read with a store pending, from the code (mfence on x86-64)"),
+	COL_INFO("mfence_idle_per_read", COL_NUM, "", 0, "liburcu's cmm_smp_mb() per read with no store pending"),
+	COL_INFO("lines_per_write", COL_NUM, "", 0, "cache lines one grace period takes from a running reader, from the code"),
+	COL_INFO("interrupts_per_write", COL_NUM, "", 0, "interruptions of each reader per write (IPIs, signals), from the code"),
+	COL_INFO("interrupt", COL_STR, "", 0, "the mechanism whose interruption is priced (empty: none)"),
+	COL_INFO("counts_from", COL_STR, "", 0, "where in the code the counts come from"),
+	COL_MEASURE("loop_ns", COL_NUM, "ns", NONE, NONE, 0, "one pass of the reader loop with compiler barriers only, one reader alone"),
+	COL_CI95("loop_ns_ci95", "loop_ns", "ns", 0, "its 95% CI half-width over the rounds"),
+	COL_MEASURE("rmw_ns", COL_NUM, "ns", NONE, NONE, COL_SIGNED, "one smp_mb_full() with a store pending, over a compiler barrier"),
+	COL_CI95("rmw_ns_ci95", "rmw_ns", "ns", 0, "its 95% CI half-width"),
+	COL_MEASURE("mfence_ns", COL_NUM, "ns", NONE, NONE, COL_SIGNED, "one cmm_smp_mb() with a store pending, over a compiler barrier"),
+	COL_CI95("mfence_ns_ci95", "mfence_ns", "ns", 0, "its 95% CI half-width"),
+	COL_MEASURE("rmw_idle_ns", COL_NUM, "ns", NONE, NONE, COL_SIGNED, "one smp_mb_full() with no store pending"),
+	COL_MEASURE("mfence_idle_ns", COL_NUM, "ns", NONE, NONE, COL_SIGNED, "one cmm_smp_mb() with no store pending"),
+	COL_MEASURE("line_ns", COL_NUM, "ns", NONE, NONE, 0, "one cache line handed between the first reader's CPU and the first writer's (ping-pong)"),
+	COL_CI95("line_ns_ci95", "line_ns", "ns", 0, "its 95% CI half-width"),
+	COL_MEASURE("line_paid_ns", COL_NUM, "ns", NONE, NONE, COL_SIGNED, "one cache line as a running reader pays for it: the publish probe (a writer that moves the pointer's and the new object's lines and nothing else), the reader's time per write over the loop alone, halved; the model's price of a line"),
+	COL_CI95("line_paid_ns_ci95", "line_paid_ns", "ns", 0, "its 95% CI half-width"),
+	COL_MEASURE("interruption_ns", COL_NUM, "ns", NONE, NONE, COL_SIGNED, "what one barrier of `interrupt` takes from a reader running on another CPU (the gap probe, with against without)"),
+	COL_CI95("interruption_ns_ci95", "interruption_ns", "ns", 0, "its 95% CI half-width"),
+	COL_MEASURE("writes_per_read", COL_NUM, "", NONE, NONE, 0, "writes per read of one reader in the measured run (writes/s x R / reads/s)"),
+	COL_MEASURE("fence_ns", COL_NUM, "ns", NONE, NONE, COL_SIGNED, "model: the fences of one read, each at its price (pending or idle)"),
+	COL_MEASURE("model_solo_ns", COL_NUM, "ns", NONE, NONE, 0, "model, alone: loop_ns + fence_ns"),
+	COL_MEASURE("solo_read_ns", COL_NUM, "ns", NONE, NONE, 0, "measured: ns per read of the scheme's reader alone (no writer), what model_solo_ns predicts"),
+	COL_CI95("solo_read_ns_ci95", "solo_read_ns", "ns", 0, "its 95% CI half-width"),
+	COL_MEASURE("transfer_ns", COL_NUM, "ns", NONE, NONE, 0, "model: writes_per_read x lines_per_write x line_paid_ns"),
+	COL_MEASURE("interrupt_ns", COL_NUM, "ns", NONE, NONE, COL_SIGNED, "model: writes_per_read x interrupts_per_write x interruption_ns"),
+	COL_MEASURE("model_read_ns", COL_NUM, "ns", NONE, NONE, 0, "model, running: solo_read_ns + transfer_ns + interrupt_ns, ns per read of one reader"),
+	COL_CI95("model_read_ns_ci95", "model_read_ns", "ns", 0, "its 95% CI half-width, from its measured terms' (solo, line, interruption)"),
+	COL_MEASURE("model_reads_per_s", COL_NUM, "1/s", NONE, NONE, 0, "model: R x 1e9 / model_read_ns"),
+	COL_MEASURE("lines_implied", COL_NUM, "", NONE, NONE, COL_SIGNED, "the lines per write the measured read rate implies, with the interruptions priced: (read_ns - solo_read_ns - interrupt_ns) / (writes_per_read x line_paid_ns)"),
+	COL_MEASURE("read_ns", COL_NUM, "ns", NONE, NONE, 0, "measured: ns per read of one reader in the run (R x 1e9 / reads_per_s)"),
+	COL_MEASURE("reads_per_s", COL_NUM, "1/s", NONE, NONE, 0, "measured, as in `rcu.csv`"),
+	COL_CI95("reads_per_s_ci95", "reads_per_s", "1/s", 0, "its 95% CI half-width, as in `rcu.csv`"),
+	COL_STATUS("status", COL_REQ, "`ok` or `skipped`"),
+	COL_STATUS("skip_reason", 0, "e.g. `the rcu row was skipped`, `readers and writers share a CPU`"),
+};
+
+const struct table_schema rcu_model_table = {
+	.name = "rcu-model", .experiment = "rcu", .analysed = 1,
+	.rows = "One row per scheme measured in `rcu.csv`: what one read executes (from the code), this host's price of each (measured), and the read rate the sum predicts beside the one measured.",
+	.notes = "The report judges agreement: the model's rate and the measured one agree when their difference is within the 95% interval of the difference (both half-widths in quadrature). The model, in two steps each checked by a measurement: alone, ns per read = loop_ns + fence_ns (against solo_read_ns); running, ns per read = solo_read_ns + writes per read x (lines x line_paid_ns + interruptions x interruption_ns) (against the run's read rate). The unit costs are measured once per run, on the first reader's and the first writer's CPUs.",
+	.cols = model_cols, .ncols = NCOLS(model_cols),
+};
+
 struct rcu_args {
-	int allow_broken;
+	int allow_broken, no_model;
 	int readers, writers;	/* 0 = default rule */
 	uint64_t cs_ns, writer_delay_ns;
 	const char *schemes;
@@ -162,6 +215,159 @@ static void derive(struct results *res, const struct table *t)
 	}
 }
 
+/* One interruption's price per mechanism, measured once a run. */
+struct stolen_cache {
+	const char *mech[8];
+	struct rcu_cost cost[8];
+	char reason[8][200];
+	int ok[8], n;
+};
+
+static const struct rcu_cost *stolen_for(struct stolen_cache *sc, const char *mech,
+					 hwloc_topology_t topo, int rc, int wc, double secs,
+					 const char **why)
+{
+	for (int i = 0; i < sc->n; i++)
+		if (!strcmp(sc->mech[i], mech)) {
+			*why = sc->reason[i];
+			return sc->ok[i] ? &sc->cost[i] : NULL;
+		}
+	if (sc->n == 8) {
+		*why = "too many mechanisms to price";
+		return NULL;
+	}
+	sc->mech[sc->n] = mech;
+	sc->ok[sc->n] = !rcu_stolen_measure(mech, topo, rc, wc, secs, 3, &sc->cost[sc->n],
+					    sc->reason[sc->n], sizeof(sc->reason[0]));
+	*why = sc->reason[sc->n];
+	return sc->ok[sc->n++] ? &sc->cost[sc->n - 1] : NULL;
+}
+
+static int row_of(const struct table *t, const char *scheme)
+{
+	for (int r = 0; r < t->nrows; r++)
+		if (!strcmp(table_get(t, r, "scheme"), scheme))
+			return r;
+	return -1;
+}
+
+static void set_cost(struct table *mt, int row, const char *col, const char *ci,
+		     const struct rcu_cost *c)
+{
+	table_set_num(mt, row, col, c->mean);
+	if (isfinite(c->ci95))
+		table_set_num(mt, row, ci, c->ci95);
+}
+
+/*
+ * The read side explained: for every scheme measured, price what one read
+ * executes with this host's unit costs and set the predicted read rate
+ * beside the measured one.
+ */
+static void read_model(const struct table *t, struct table *mt, const struct rcu_scheme **schemes,
+		       int nschemes, const struct placement *pl, int R, int W,
+		       hwloc_topology_t topo, double duration_s)
+{
+	struct rcu_unit_costs c;
+	struct stolen_cache sc = { .n = 0 };
+	char reason[256] = "";
+	double secs = duration_s / 2 < 0.02 ? 0.02 : duration_s / 2 > 0.2 ? 0.2 : duration_s / 2;
+	int rc = pl->pu_os[0], wc = pl->pu_os[R], ok = 1;
+
+	if (pl->oversubscribed || rc == wc) {
+		snprintf(reason, sizeof(reason), "readers and writers share a CPU: no line moves between them");
+		ok = 0;
+	}
+	progress("rcu", nschemes, nschemes, "the read-side model's unit costs");
+	if (ok && (rcu_unit_costs_measure(topo, rc, wc, &c, reason, sizeof(reason)) ||
+		   rcu_solo_measure(&rcu_light_loop, topo, rc, secs, 5, &c.loop, reason, sizeof(reason)) ||
+		   rcu_line_paid_measure(topo, rc, wc, secs, 5, &c, reason, sizeof(reason))))
+		ok = 0;
+	for (int si = 0; si < nschemes; si++) {
+		const struct rcu_scheme *s = schemes[si];
+		const struct rcu_readside *rs = &s->rs;
+		int src = row_of(t, s->name), row = table_add_row(mt);
+		const struct rcu_cost *stolen = NULL;
+		struct rcu_cost solo;
+		struct rcu_read_model m;
+		const char *why = "";
+		double rps, ci, wps, wpr, model_rps;
+
+		table_set_str(mt, row, "scheme", s->name);
+		table_set_str(mt, row, "family", s->family);
+		table_set_int(mt, row, "readers", R);
+		table_set_int(mt, row, "writers", W);
+		table_set_num(mt, row, "rmw_per_read", rs->rmw);
+		table_set_num(mt, row, "rmw_idle_per_read", rs->rmw_idle);
+		table_set_num(mt, row, "mfence_per_read", rs->mfence);
+		table_set_num(mt, row, "mfence_idle_per_read", rs->mfence_idle);
+		table_set_num(mt, row, "lines_per_write", rs->lines);
+		table_set_num(mt, row, "interrupts_per_write", rs->interrupts);
+		table_set_str(mt, row, "interrupt", rs->interrupt ? rs->interrupt : "");
+		table_set_str(mt, row, "counts_from", rs->why ? rs->why : "");
+		if (!ok) {
+			row_skip(mt, row, reason);
+			continue;
+		}
+		if (src < 0 || strcmp(table_get(t, src, "status"), "ok")) {
+			row_skip(mt, row, "no read rate measured: the rcu row is not ok");
+			continue;
+		}
+		if (rs->interrupts > 0 && !(stolen = stolen_for(&sc, rs->interrupt, topo, rc, wc, secs, &why))) {
+			char r2[300];
+
+			snprintf(r2, sizeof(r2), "cannot price an interruption: %s", why);
+			row_skip(mt, row, r2);
+			continue;
+		}
+		progress("rcu", si + 1, nschemes, "read-side model: the scheme alone");
+		if (rcu_solo_measure(s, topo, rc, secs, 3, &solo, reason, sizeof(reason))) {
+			row_skip(mt, row, reason);
+			reason[0] = '\0';
+			continue;
+		}
+		rps = table_get_num(t, src, "reads_per_s");
+		ci = table_get_num(t, src, "reads_per_s_ci95");
+		wps = table_get_num(t, src, "writes_per_s");
+		wpr = rps > 0 ? wps * R / rps : NAN;
+		rcu_read_model(rs, &c, solo.mean, stolen ? stolen->mean : 0, wpr, &m);
+		model_rps = R * 1e9 / m.read_ns;
+		set_cost(mt, row, "loop_ns", "loop_ns_ci95", &c.loop);
+		set_cost(mt, row, "rmw_ns", "rmw_ns_ci95", &c.rmw);
+		set_cost(mt, row, "mfence_ns", "mfence_ns_ci95", &c.mfence);
+		set_cost(mt, row, "line_ns", "line_ns_ci95", &c.line);
+		set_cost(mt, row, "line_paid_ns", "line_paid_ns_ci95", &c.line_paid);
+		if (stolen)
+			set_cost(mt, row, "interruption_ns", "interruption_ns_ci95", stolen);
+		table_set_num(mt, row, "writes_per_read", wpr);
+		table_set_num(mt, row, "fence_ns", m.fence_ns);
+		table_set_num(mt, row, "model_solo_ns", m.solo_ns);
+		table_set_num(mt, row, "rmw_idle_ns", c.rmw_idle.mean);
+		table_set_num(mt, row, "mfence_idle_ns", c.mfence_idle.mean);
+		if (wpr > 0 && c.line_paid.mean > 0)
+			table_set_num(mt, row, "lines_implied",
+				      (R * 1e9 / rps - solo.mean - m.interrupt_ns) / (wpr * c.line_paid.mean));
+		table_set_num(mt, row, "transfer_ns", m.transfer_ns);
+		table_set_num(mt, row, "interrupt_ns", m.interrupt_ns);
+		table_set_num(mt, row, "model_read_ns", m.read_ns);
+		table_set_num(mt, row, "model_reads_per_s", model_rps);
+		set_cost(mt, row, "solo_read_ns", "solo_read_ns_ci95", &solo);
+		table_set_num(mt, row, "read_ns", R * 1e9 / rps);
+		table_set_num(mt, row, "reads_per_s", rps);
+		{
+			double sci = isfinite(solo.ci95) ? solo.ci95 : 0;
+			double lci = wpr * rs->lines * (isfinite(c.line_paid.ci95) ? c.line_paid.ci95 : 0);
+			double ici = stolen && isfinite(stolen->ci95) ? wpr * rs->interrupts * stolen->ci95 : 0;
+			double mci = sqrt(sci * sci + lci * lci + ici * ici);
+
+			table_set_num(mt, row, "model_read_ns_ci95", mci);
+			if (isfinite(ci))
+				table_set_num(mt, row, "reads_per_s_ci95", ci);
+		}
+		table_set_str(mt, row, "status", "ok");
+	}
+}
+
 /* The work of one run (workdone.h), marked from the readers' start to stop. */
 struct rcu_work {
 	struct workdone w;
@@ -214,6 +420,7 @@ static int exp_rcu_main(int argc, char **argv)
 	struct repeats rp = REPEATS_INIT;
 	const struct exp_opt rcu_opts[] = {
 		OPT_FLAG("allow-broken", "accept the broken-* schemes (tests only)", &a.allow_broken),
+		OPT_FLAG("no-model", "leave out the read-side model (rcu-model.csv)", &a.no_model),
 		OPT_U64("cs-ns", "N", "read-side critical section length, ns (default 0)",
 			&a.cs_ns, 0, 1000000000ull, "(nanoseconds, 0 to 1000000000)"),
 		OPT_INT("readers", "R", "reader threads (default: CPUs minus writers, >= 1)",
@@ -242,7 +449,7 @@ static int exp_rcu_main(int argc, char **argv)
 	};
 	const struct rcu_scheme **schemes;
 	struct opts o;
-	struct table t;
+	struct table t, mt;
 	struct results res;
 	struct placement pl;
 	char err[256];
@@ -266,7 +473,10 @@ static int exp_rcu_main(int argc, char **argv)
 	o.nmechs = 0;	/* params: the schemes are in the points */
 	opts_apply_membind(&o);
 	table_init(&t, rcu_cols, (int)(sizeof(rcu_cols) / sizeof(rcu_cols[0])));
+	table_init(&mt, model_cols, NCOLS(model_cols));
 	results_begin(&res, &o, &t);
+	if (!a.no_model)
+		results_add_table(&res, "model", &mt);
 	cpus = placement_cpus_str(&pl, 0, pl.n);
 	results_note(&res, "%d readers on CPUs %s..., %d writers after them (cpus column: readers first)",
 		     R, cpus, W);
@@ -374,11 +584,14 @@ static int exp_rcu_main(int argc, char **argv)
 		free(rps);
 		free(wps);
 	}
+	if (!a.no_model)
+		read_model(&t, &mt, schemes, nschemes, &pl, R, W, o.topo, o.duration_s);
 	derive(&res, &t);
 	results_emit(&res);
 	free(cpus);
 	placement_free(&pl);
 	table_free(&t);
+	table_free(&mt);
 	free(schemes);
 	opts_free(&o);
 	return failed ? 1 : 0;
@@ -398,7 +611,11 @@ static double rcu_cost(const struct preset *p, const struct plan_host *h,
 		if (!rcu_scheme_is_broken(rcu_schemes[i]) && (!sm || h->available(h, sm)))
 			runs++;
 	}
-	return runs * reps * (p->duration + 0.013 + PLAN_TH * h->npus) + 0.1;
+	/* and the read-side model: unit costs, the probes, each scheme alone */
+	double secs = p->duration / 2 < 0.02 ? 0.02 : p->duration / 2 > 0.2 ? 0.2 : p->duration / 2;
+
+	return runs * reps * (p->duration + 0.013 + PLAN_TH * h->npus) + 0.1 +
+	       0.4 + secs * (5 + 5 + 3 * 2 * 3 + 3 * runs);
 }
 
 static void rcu_options(FILE *f, const struct preset *p, const struct plan_host *h)
@@ -408,7 +625,7 @@ static void rcu_options(FILE *f, const struct preset *p, const struct plan_host 
 }
 
 const struct experiment exp_rcu = {
-	.tables = (const struct table_schema *const[]){ &rcu_table, NULL },
+	.tables = (const struct table_schema *const[]){ &rcu_table, &rcu_model_table, NULL },
 	.name = "rcu",
 	.summary = "userspace RCU reads/s and writes/s per scheme, with torture",
 	.main = exp_rcu_main,

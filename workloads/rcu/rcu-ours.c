@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "rcu-loop.h"
+#include "util.h"
 
 /*
  * A reader's word: nesting count in the low 16 bits, the grace-period word
@@ -329,6 +330,40 @@ static void writer_sync(struct rcu_run *r, int idx)
 	rcu_writer_loop(r, idx, our_synchronize, our_close, r->priv);
 }
 
+/*
+ * The interruption probe's reader (rcu-readcost.c): it does nothing but
+ * read the clock, and adds up every gap longer than RCU_GAP_NS between two
+ * readings, the time something else had its CPU.
+ */
+static void reader_gaps(struct rcu_run *r, int idx)
+{
+	struct rcu_reader_slot *slot = &r->readers[idx];
+	uint64_t prev = now_ns(), stolen = 0, n = 0;
+
+	while (!atomic_load_explicit(&r->stop, memory_order_relaxed)) {
+		uint64_t t = now_ns();
+
+		if (t - prev > RCU_GAP_NS)
+			stolen += t - prev;
+		prev = t;
+		n++;
+	}
+	slot->stolen_ns = stolen;
+	atomic_store_explicit(&slot->reads, n, memory_order_release);
+	atomic_store_explicit(&slot->done, 1, memory_order_release);
+}
+
+/* The probe's writer: the scheme's forced barrier, nothing to wait for. */
+static void barrier_only(void *a)
+{
+	master_mb(a);
+}
+
+static void writer_barrier(struct rcu_run *r, int idx)
+{
+	rcu_writer_loop(r, idx, barrier_only, NULL, r->priv);
+}
+
 static void writer_qsbr(struct rcu_run *r, int idx)
 {
 	rcu_writer_loop(r, idx, qsbr_synchronize, NULL, r->priv);
@@ -355,8 +390,23 @@ static void writer_nowait(struct rcu_run *r, int idx)
 		__VA_ARGS__						\
 	}
 
+/*
+ * The read side, counted from the code above (struct rcu_readside). Every
+ * scheme's grace period takes four lines from a running reader: the
+ * pointer's line (with the stop flag), the new object, our_gp.ctr, and the
+ * reader's own counter, which wait_for_readers() loads between the
+ * reader's stores. QSBR's too: its writer waits for one quiescent state of
+ * each reader per grace period, and there the reader loads our_gp.ctr and
+ * stores its counter, both lines the writer moved.
+ */
+#define RS_LINES 4
+#define RS_FENCE { .rmw = 1, .rmw_idle = 1, .lines = RS_LINES, \
+		   .why = "our_lock: smp_mb_full after the counter store (stores pending); our_unlock: smp_mb_full before it (none pending)" }
+#define RS_LIGHT(mechname, n) { .lines = RS_LINES, .interrupts = (n), .interrupt = (n) ? (mechname) : NULL, \
+				.why = "compiler barriers only; the writer's barrier interrupts each reader " #n " time(s) a write" }
+
 OUR_SCHEME(rcu_mb, "mb", "ours", "full fence in the reader; writer fences (the seed's smp_mb row)",
-	   "fence", reader_fence, writer_sync);
+	   "fence", reader_fence, writer_sync, .rs = RS_FENCE);
 /*
  * `signal` waits for the acks as urcu-signal does, sleeping 1 ms between
  * checks: grace periods stay rare and the readers keep their speed, which
@@ -366,36 +416,57 @@ OUR_SCHEME(rcu_mb, "mb", "ours", "full fence in the reader; writer fences (the s
 #define SIGNAL_ACK_SLEEP_NS 1000000u
 OUR_SCHEME(rcu_signal, "signal", "ours",
 	   "compiler barrier in the reader; writer signals every reader, sleeps 1 ms between ack checks",
-	   "signal", reader_light, writer_sync, .ack_sleep_ns = SIGNAL_ACK_SLEEP_NS);
+	   "signal", reader_light, writer_sync, .ack_sleep_ns = SIGNAL_ACK_SLEEP_NS,
+	   .rs = RS_LIGHT("signal", 1));
 OUR_SCHEME(rcu_signal_spin, "signal-spin", "ours",
 	   "compiler barrier in the reader; writer signals every reader, spins for the acks",
-	   "signal", reader_light, writer_sync);
+	   "signal", reader_light, writer_sync, .rs = RS_LIGHT("signal", 1));
 OUR_SCHEME(rcu_pe, "membarrier-private-expedited", "ours",
 	   "compiler barrier in the reader; writer MEMBARRIER_CMD_PRIVATE_EXPEDITED",
-	   "membarrier-private-expedited", reader_light, writer_sync);
+	   "membarrier-private-expedited", reader_light, writer_sync,
+	   .rs = RS_LIGHT("membarrier-private-expedited", 1));
 OUR_SCHEME(rcu_global, "membarrier-global", "ours",
 	   "compiler barrier in the reader; writer MEMBARRIER_CMD_GLOBAL (non-expedited)",
-	   "membarrier-global", reader_light, writer_sync);
+	   "membarrier-global", reader_light, writer_sync, .rs = RS_LIGHT(NULL, 0));
 OUR_SCHEME(rcu_mprotect, "mprotect", "ours",
 	   "compiler barrier in the reader; writer's mprotect TLB shootdown",
-	   "mprotect", reader_light, writer_sync);
+	   "mprotect", reader_light, writer_sync, .rs = RS_LIGHT("mprotect", 1));
 OUR_SCHEME(rcu_v5e, "seed-v5-expedited", "ours",
 	   "compiler barrier in the reader; writer the 2010 v5 expedited call",
-	   "seed-v5-expedited", reader_light, writer_sync);
+	   "seed-v5-expedited", reader_light, writer_sync, .rs = RS_LIGHT("seed-v5-expedited", 1));
 OUR_SCHEME(rcu_v1, "seed-v1-ipi-all", "ours",
 	   "compiler barrier in the reader; writer the 2010 v1 IPI-all call",
-	   "seed-v1-ipi-all", reader_light, writer_sync);
+	   "seed-v1-ipi-all", reader_light, writer_sync, .rs = RS_LIGHT("seed-v1-ipi-all", 1));
 OUR_SCHEME(rcu_v5s, "seed-v5-sched", "ours",
 	   "compiler barrier in the reader; writer the 2010 v5 non-expedited call",
-	   "seed-v5-sched", reader_light, writer_sync);
+	   "seed-v5-sched", reader_light, writer_sync, .rs = RS_LIGHT(NULL, 0));
 OUR_SCHEME(rcu_qsbr, "qsbr", "ours",
 	   "quiescent-state reporting every 1024 reads: no read-side cost (upper bound)",
-	   NULL, reader_qsbr, writer_qsbr);
+	   NULL, reader_qsbr, writer_qsbr,
+	   .rs = { .rmw = 2.0 / RCU_QS_EVERY, .lines = RS_LINES,
+		   .why = "qsbr_qs: two smp_mb_full every 1024 reads; a grace period waits for one of them" });
 OUR_SCHEME(rcu_broken_no_wait, "broken-no-wait", "broken",
 	   "TEST ONLY: writer frees without waiting for a grace period",
 	   NULL, reader_light, writer_nowait);
 OUR_SCHEME(rcu_broken_no_barrier, "broken-no-barrier", "broken",
 	   "TEST ONLY: signal scheme whose handler has no fence",
 	   "signal-nofence", reader_light, writer_sync);
+
+/*
+ * Not schemes a user runs (they are in no table): the probes the read-side
+ * model times. The light loop is every light scheme's reader with no
+ * writer; the publish probe's writer moves exactly two lines a write (the
+ * pointer's and the new object's) and nothing else; the gap probe's
+ * mechanism is set by its caller.
+ */
+OUR_SCHEME(rcu_light_loop, "light-loop", "probe",
+	   "the reader loop with compiler barriers only (a probe)",
+	   NULL, reader_light, writer_nowait);
+OUR_SCHEME(rcu_publish_probe, "publish-probe", "probe",
+	   "the light reader; a writer that publishes and retires, never waits (a probe)",
+	   NULL, reader_light, writer_nowait);
+OUR_SCHEME(rcu_gap_probe, "gap-probe", "probe",
+	   "a reader that times its gaps; a writer that forces barriers (a probe)",
+	   NULL, reader_gaps, writer_barrier);
 
 /* Placeholders so liburcu rows are skipped with a reason, not unknown. */

@@ -139,6 +139,7 @@ int rcu_run_once(const struct rcu_scheme *s, int nreaders, int nwriters,
 	for (int i = 0; i < nreaders; i++) {
 		res->reads += atomic_load(&r.readers[i].reads);
 		res->violations += r.readers[i].violations;
+		res->stolen_ns += r.readers[i].stolen_ns;
 	}
 	for (int i = 0; i < nwriters; i++) {
 		res->writes += r.writers[i].writes;

@@ -11,4 +11,5 @@
 
 #include "rcu-urcu.h"
 
-URCU_SCHEME(memb, "liburcu-memb", "liburcu urcu-memb: sys_membarrier in the writer", NULL);
+URCU_SCHEME(memb, "liburcu-memb", "liburcu urcu-memb: sys_membarrier in the writer", NULL,
+	    { .lines = URCU_RS_LINES, .interrupts = 2, .interrupt = "membarrier-private-expedited", .why = "cmm_barrier only (sys_membarrier present); smp_mb_master: MEMBARRIER_CMD_PRIVATE_EXPEDITED before and after the wait" });

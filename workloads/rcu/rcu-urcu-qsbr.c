@@ -16,4 +16,6 @@ static void qsbr_qs(void *a)
 	urcu_qsbr_quiescent_state();
 }
 
-URCU_SCHEME(qsbr, "liburcu-qsbr", "liburcu urcu-qsbr: quiescent states, no read-side cost", qsbr_qs);
+URCU_SCHEME(qsbr, "liburcu-qsbr", "liburcu urcu-qsbr: quiescent states, no read-side cost", qsbr_qs,
+	    { .mfence = 2.0 / RCU_QS_EVERY, .lines = 4,
+	      .why = "no read-side instruction; quiescent_state every 1024 reads: two cmm_smp_mb; a grace period waits for one (the pointer, the object, the gp word, the reader's counter)" });

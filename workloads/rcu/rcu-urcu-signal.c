@@ -10,4 +10,5 @@
 
 #include "rcu-urcu.h"
 
-URCU_SCHEME(signal, "liburcu-signal", "liburcu urcu-signal: the writer signals the readers", NULL);
+URCU_SCHEME(signal, "liburcu-signal", "liburcu urcu-signal: the writer signals the readers", NULL,
+	    { .lines = URCU_RS_LINES, .interrupts = 2, .interrupt = "signal", .why = "cmm_barrier only; smp_mb_master signals every reader before and after the wait" });

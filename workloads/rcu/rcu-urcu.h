@@ -6,13 +6,22 @@
  * (rcu-urcu-<flavor>.c) that includes only its flavor's header and uses the
  * flavor-prefixed API (urcu_mb_*, urcu_signal_*, ...; liburcu >= 0.11).
  * _LGPL_SOURCE inlines the read side, as liburcu's own benchmarks do.
+ *
+ * The read-side counts (struct rcu_readside) are from liburcu 0.13's
+ * static headers and urcu.c: synchronize_rcu() runs wait_for_readers()
+ * twice around one flip of the parity in the flavor's gp word, so a grace
+ * period takes five lines from a running reader: the pointer, the object,
+ * the gp line (its ctr and the futex read_unlock loads share it), and the
+ * reader's counter once per wait. Its smp_mb_master() runs before and
+ * after: two forced barriers a write where the flavor forces them.
  */
+#define URCU_RS_LINES 5
 #ifndef MBBENCH_RCU_URCU_H
 #define MBBENCH_RCU_URCU_H
 
 #include "rcu-loop.h"
 
-#define URCU_SCHEME(flavor, cli, text, qsfn)				\
+#define URCU_SCHEME(flavor, cli, text, qsfn, ...)				\
 	static void flavor##_lock(void *a)				\
 	{								\
 		(void)a;						\
@@ -45,6 +54,7 @@
 		.summary = text,					\
 		.reader = flavor##_reader,				\
 		.writer = flavor##_writer,				\
+		.rs = __VA_ARGS__,					\
 	}
 
 #endif

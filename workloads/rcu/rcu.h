@@ -26,6 +26,8 @@
 #define RCU_OBJ_LIVE 0x4c4956454f424a31ull	/* "LIVEOBJ1" */
 #define RCU_OBJ_POISON 0x6b6b6b6b6b6b6b6bull	/* the kernel's POISON_FREE byte */
 #define RCU_OBJ_KEY 0x9e3779b97f4a7c15ull
+/* The gap probe: a clock reading this much after the last is an interruption. */
+#define RCU_GAP_NS 250
 
 /*
  * The RCU-protected object: a reader checks magic and check == seq ^ key.
@@ -44,7 +46,8 @@ struct rcu_reader_slot {
 	_Atomic uint64_t reads;	/* published after each read (quarantine) */
 	_Atomic int done;
 	uint64_t violations;
-	char pad[64 - 2 * sizeof(uint64_t) - sizeof(int)];
+	uint64_t stolen_ns;	/* the interruption probe's reader: time away */
+	char pad[64 - 3 * sizeof(uint64_t) - sizeof(int)];
 } __attribute__((aligned(64)));
 
 struct rcu_qblock;
@@ -75,6 +78,29 @@ struct rcu_run {
 	_Atomic int err;	/* a failed write-side barrier: -errno */
 };
 
+/*
+ * What one read of a scheme executes and what its writer takes from it,
+ * from the code (rcu-ours.c, liburcu's static headers and urcu.c): the
+ * read-side model of rcu-readcost.c prices these with this host's costs.
+ */
+struct rcu_readside {
+	/* Fences per read, by whether a store is pending when one runs (a
+	 * fence waits for the store buffer to drain): our smp_mb_full() (a
+	 * locked add on x86-64) and liburcu's cmm_smp_mb() (mfence). */
+	double rmw, rmw_idle;
+	double mfence, mfence_idle;
+	/* Cache lines one grace period takes from a running reader: ones the
+	 * writer stores to that the reader then loads, and the reader's own
+	 * counter line each time the writer polls it between the reader's
+	 * stores. */
+	double lines;
+	/* Interruptions of each reader per write (IPIs, signals), and the
+	 * mechanism whose interruption the probe times; NULL for none. */
+	double interrupts;
+	const char *interrupt;
+	const char *why;	/* one line: where the counts come from */
+};
+
 struct rcu_scheme {
 	const char *name;	/* stable CLI / CSV identifier */
 	const char *family;	/* "ours", "liburcu" or "broken" */
@@ -82,6 +108,7 @@ struct rcu_scheme {
 	const char *mech;	/* write-side mechanism (mech.h), or NULL */
 	/* signal: the writer sleeps this long between ack checks (0: spins). */
 	uint64_t ack_sleep_ns;
+	struct rcu_readside rs;
 	/* 0 when usable here, or -1 with a reason ("built without liburcu"). */
 	int (*probe)(const struct rcu_scheme *s, char *reason, size_t len);
 	/* Before the threads start. */
@@ -110,6 +137,7 @@ static inline int rcu_scheme_is_broken(const struct rcu_scheme *s)
 
 struct rcu_result {
 	uint64_t reads, writes, violations;
+	uint64_t stolen_ns;	/* the gap probe's readers: time away, summed */
 	uint64_t ns;		/* wall time between start and stop */
 	uint64_t peak_quarantined;
 	int err;		/* setup/attach failure: reason filled */
@@ -140,6 +168,9 @@ void rcu_retire(struct rcu_run *r, struct rcu_writer_slot *w, struct rcu_obj *ol
 /* Free what a writer still holds, after every thread has been joined. */
 void rcu_quarantine_drain(struct rcu_writer_slot *w);
 void rcu_spin_ns(uint64_t ns);
+
+/* The read-side model's probes (rcu-ours.c), in no table. */
+extern const struct rcu_scheme rcu_light_loop, rcu_publish_probe, rcu_gap_probe;
 
 /* The scheme table (rcu-schemes.c): probes, and a scheme's mechanism. */
 int rcu_probe_mech(const struct rcu_scheme *s, char *reason, size_t len);
