@@ -40,6 +40,7 @@
 #endif
 
 #include "hostinfo.h"
+#include "ipicount.h"
 #include "mech.h"
 #include "topo.h"
 #include "util.h"
@@ -332,8 +333,10 @@ static void tlb_counter(struct hostinfo *h)
 	}
 	fclose(f);
 	snprintf(line, sizeof(line), "%llu", sum);
-	hostinfo_add(h, "tlb_shootdowns_since_boot", found ? line : "unknown (no TLB row)",
-		     "/proc/interrupts, TLB row, all CPUs");
+	/* (found by its label: the x86 row is the only one named so) */
+	if (!found)
+		snprintf(line, sizeof(line), "none: %s", ipi_no_tlb_why());
+	hostinfo_add(h, "tlb_shootdowns_since_boot", line, "/proc/interrupts, TLB row, all CPUs");
 }
 
 /* membarrier_ipi_mutex (mainline 6.8, commit 944d5fe50f3f; stable kernels

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * IPI counting for the disturb experiment. Tracepoints count every
- * function-call IPI a CPU handled, per CPU, from the kernel's own hooks;
- * /proc/interrupts is the fallback anyone can read, with the caveat that an
+ * function-call IPI a CPU handled, per CPU, from the kernel's own hooks
+ * (x86's irq_vectors); /proc/interrupts is the fallback anyone can read
+ * (its function-call row by label or name on every architecture: CAL on
+ * x86, IPIn "Function call interrupts" on arm64), with the caveat that an
  * idle polling target runs the function without an IPI and without a CAL
  * count (docs/FINDINGS.md). Attribution to the membarrier callbacks uses
  * csd:csd_queue_cpu (Linux 6.4+) filtered on the function address from
@@ -306,12 +308,45 @@ void ipisnap_free(struct ipisnap *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/*
+ * What /proc/interrupts calls the rows the suite reads, on every
+ * architecture: x86 labels them CAL, RES and TLB; arm64 and riscv number
+ * their IPIs (IPI0, IPI1, ...) in an order that changes between kernels,
+ * so a row is found by its label or, failing that, by its description.
+ */
+static const struct {
+	const char *label, *desc;
+} irq_rows[] = {
+	{ "CAL", "Function call interrupts" },
+	{ "RES", "Rescheduling interrupts" },
+	{ "TLB", "TLB shootdowns" },
+};
+
+static const char *row_desc(const char *row)
+{
+	for (size_t i = 0; i < sizeof(irq_rows) / sizeof(irq_rows[0]); i++)
+		if (!strcmp(irq_rows[i].label, row))
+			return irq_rows[i].desc;
+	return NULL;
+}
+
+const char *ipi_no_tlb_why(void)
+{
+#if defined(__aarch64__)
+	return "no TLB-shootdown IPIs on this architecture (arm64 flushes TLBs with broadcast TLBI instructions)";
+#else
+	return "/proc/interrupts has no TLB row on this architecture";
+#endif
+}
+
 int proc_interrupts_row(FILE *f, const char *row, uint64_t *out, int ncpus)
 {
 	char *line = NULL;
 	size_t cap = 0;
 	int *col = NULL, ncol = 0, ret = -1;
 	size_t rl = strlen(row);
+	const char *desc = row_desc(row);
+	uint64_t *v = NULL;
 
 	memset(out, 0, sizeof(*out) * (size_t)ncpus);
 	if (getline(&line, &cap, f) < 0)
@@ -331,29 +366,53 @@ int proc_interrupts_row(FILE *f, const char *row, uint64_t *out, int ncpus)
 	}
 	if (!ncol)
 		goto out;
+	v = xcalloc((size_t)ncol, sizeof(*v));
 	while (getline(&line, &cap, f) >= 0) {
-		char *p = line, *end;
+		char *p = line, *end, *colon = strchr(line, ':');
+		int label, i;
+		size_t dl;
 
 		while (*p == ' ')
 			p++;
-		if (strncmp(p, row, rl) || p[rl] != ':')
+		if (!colon)
 			continue;
-		p += rl + 1;
-		for (int i = 0; i < ncol; i++) {
-			unsigned long long v;
+		label = !strncmp(p, row, rl) && p + rl == colon;
+		if (!label && !desc)
+			continue;
+		p = colon + 1;
+		for (i = 0; i < ncol; i++) {
+			unsigned long long x;
 
 			errno = 0;
-			v = strtoull(p, &end, 10);
+			x = strtoull(p, &end, 10);
 			if (end == p || errno)
-				goto out;
-			if (col[i] >= 0 && col[i] < ncpus)
-				out[col[i]] = v;
+				break;
+			v[i] = x;
 			p = end;
 		}
+		if (i < ncol) {
+			if (label)
+				goto out;	/* the row asked for, malformed */
+			continue;
+		}
+		if (!label) {
+			/* by its description: the rest of the line, trimmed */
+			while (*p == ' ' || *p == '\t')
+				p++;
+			dl = strlen(p);
+			while (dl && (p[dl - 1] == '\n' || p[dl - 1] == ' '))
+				dl--;
+			if (dl != strlen(desc) || strncmp(p, desc, dl))
+				continue;
+		}
+		for (i = 0; i < ncol; i++)
+			if (col[i] >= 0 && col[i] < ncpus)
+				out[col[i]] = v[i];
 		ret = 0;
 		break;
 	}
 out:
+	free(v);
 	free(line);
 	free(col);
 	return ret;
@@ -427,12 +486,13 @@ void ipicount_read(struct ipicount *ic, struct ipisnap *s)
 		char old[256];
 
 		memcpy(old, ic->src_why, sizeof(old));
-		snprintf(ic->src_why, sizeof(ic->src_why), "%.200s; and /proc/interrupts has no CAL row",
+		snprintf(ic->src_why, sizeof(ic->src_why),
+			 "%.150s; and /proc/interrupts has no function-call row (CAL, or one named so)",
 			 old[0] ? old : "no tracepoints");
 	}
 	s->have_tlb = !proc_interrupts_read("TLB", s->tlb, n);
 	if (!s->have_tlb) {
-		snprintf(ic->tlb_why, sizeof(ic->tlb_why), "/proc/interrupts has no TLB row on this architecture");
+		snprintf(ic->tlb_why, sizeof(ic->tlb_why), "%s", ipi_no_tlb_why());
 	} else {
 		uint64_t sum = 0;
 

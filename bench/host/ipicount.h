@@ -59,13 +59,18 @@ const char *ipi_source_name(enum ipi_source s);
 int ipicount_read_cpu(struct ipicount *ic, int cpu, uint64_t *out);
 
 /*
- * Parse one row ("CAL", "TLB") of /proc/interrupts text: out[cpu] for the
- * CPUs named in the header line (offline ones are absent there and stay 0).
- * Returns 0, or -1 when the row or the header is missing or malformed.
+ * Parse one row ("CAL", "RES", "TLB") of /proc/interrupts text: out[cpu]
+ * for the CPUs named in the header line (offline ones are absent there and
+ * stay 0). A row is found by its x86 label or by what every architecture
+ * calls it ("Function call interrupts", "Rescheduling interrupts", "TLB
+ * shootdowns": arm64's IPI1 and IPI0). Returns 0, or -1 when the row or
+ * the header is missing or malformed.
  */
 int proc_interrupts_row(FILE *f, const char *row, uint64_t *out, int ncpus);
 /* The same, read from /proc/interrupts itself: 0, or -1. */
 int proc_interrupts_read(const char *row, uint64_t *out, int ncpus);
+/* Why this architecture has no TLB row to read: said, never a zero. */
+const char *ipi_no_tlb_why(void);
 
 /* Why perf_event_open failed with err on a tracepoint, for a skipped row. */
 void ipi_perf_why(int err, char *why, size_t len);

@@ -10,15 +10,16 @@
 need_python
 need_cpus 2 "a caller and a spinner need 2 CPUs"
 need_mechanism membarrier-private-expedited-rseq-cpu
-grep -q '^ *CAL:' /proc/interrupts 2>/dev/null || {
-	echo "1..0 # SKIP no CAL row in /proc/interrupts"
+grep -q '^ *CAL:\|Function call interrupts *$' /proc/interrupts 2>/dev/null || {
+	echo "1..0 # SKIP no function-call row in /proc/interrupts (CAL, or one named Function call interrupts)"
 	exit 0
 }
 plan 2
 
-# cal CPU: that CPU's CAL count.
+# cal CPU: that CPU's function-call IPI count (CAL on x86, the row named
+# Function call interrupts elsewhere; column c + 2, CPU c online).
 cal() {
-	awk -v c="$1" '$1 == "CAL:" { print $(c + 2); exit }' /proc/interrupts
+	awk -v c="$1" '$1 == "CAL:" || /Function call interrupts *$/ { print $(c + 2); exit }' /proc/interrupts
 }
 # The placement puts the caller on the first CPU and its spinner on the
 # second (cpus "A;B"); read both before and after.

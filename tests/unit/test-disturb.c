@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The parsers disturb depends on: one row of /proc/interrupts (CPU columns
- * taken from the header, offline CPUs absent), the JSON reader on malformed
+ * taken from the header, offline CPUs absent; a row by its label on x86, by
+ * its name on arm64), the JSON reader on malformed
  * input, and the fields of real rt-tests 2.40 --json files (oslat, and
  * cyclictest with and without -h) turned into a histogram.
  */
@@ -21,6 +22,27 @@ static const char interrupts[] =
 	"NMI:          0          0   Non-maskable interrupts\n"
 	"CAL:     116133     682112   Function call interrupts\n"
 	"TLB:      28675     117779   TLB shootdowns\n";
+
+/* arm64 (Debian's 6.1 on QEMU virt): the IPIs are numbered, not labelled. */
+static const char interrupts_arm64[] =
+	"           CPU0       CPU1       CPU2       CPU3       \n"
+	" 11:      21503      19402      18876      19113     GICv3  27 Level     arch_timer\n"
+	"IPI0:        871       1208        959       1044       Rescheduling interrupts\n"
+	"IPI1:       3370       2818       3004       2911       Function call interrupts\n"
+	"IPI2:          0          0          0          0       CPU stop interrupts\n"
+	"IPI3:          0          0          0          0       CPU stop (for crash dump) interrupts\n"
+	"IPI4:          0          0          0          0       Timer broadcast interrupts\n"
+	"IPI5:          7          3          2          4       IRQ work interrupts\n"
+	"Err:          0\n";
+
+static int arm64_row(const char *row, uint64_t *v)
+{
+	FILE *f = fmemopen((void *)interrupts_arm64, sizeof(interrupts_arm64) - 1, "r");
+	int rc = proc_interrupts_row(f, row, v, 4);
+
+	fclose(f);
+	return rc;
+}
 
 static void proc_tests(void)
 {
@@ -42,6 +64,13 @@ static void proc_tests(void)
 	f = fmemopen((void *)"no header here\nCAL: 1 2\n", 24, "r");
 	ok(proc_interrupts_row(f, "CAL", v, 4) == -1, "a missing header is an error");
 	fclose(f);
+	rc = arm64_row("CAL", v);
+	ok(!rc && v[0] == 3370 && v[3] == 2911,
+	   "arm64: the function-call row is found by its name (IPI1): %llu .. %llu",
+	   (unsigned long long)v[0], (unsigned long long)v[3]);
+	ok(!arm64_row("RES", v) && v[1] == 1208, "arm64: the reschedule row by its name (IPI0)");
+	ok(arm64_row("TLB", v) == -1 && strstr(ipi_no_tlb_why(), "TLB"),
+	   "arm64: no TLB row is an error with its reason, not zeros (%s)", ipi_no_tlb_why());
 }
 
 static void json_tests(void)
@@ -126,7 +155,7 @@ int main(void)
 {
 	const char *dir = getenv("top_srcdir");
 
-	plan(4 + 11 + 2 + 10);
+	plan(4 + 3 + 11 + 2 + 10);
 	proc_tests();
 	json_tests();
 	rt_tests(dir ? dir : ".");

@@ -156,8 +156,10 @@ void probe_mprotect(struct finding *f, struct hostinfo *h)
 	if (!isnan(tlb))
 		doctor_say(f->evidence, " mprotect %.3f TLB shootdowns per barrier (TLB row)", tlb);
 	if (!isnan(cal))
-		doctor_say(f->evidence, "%s %.3f function-call IPIs per barrier (CAL row)", isnan(tlb) ? " mprotect" : ",",
+		doctor_say(f->evidence, "%s %.3f function-call IPIs per barrier", isnan(tlb) ? " mprotect" : ",",
 			   cal);
+	if (isnan(tlb))
+		doctor_say(f->evidence, " (TLB shootdowns: %s)", ipi_no_tlb_why());
 	if (err[0]) {
 		f->result = RES_CANNOT_TELL;
 		snprintf(f->reason, sizeof(f->reason), "%s", err);
@@ -167,8 +169,9 @@ void probe_mprotect(struct finding *f, struct hostinfo *h)
 	f->measure = !isnan(tlb) ? tlb : cal;
 	if (isnan(f->measure) || isnan(ctl)) {
 		f->result = RES_CANNOT_TELL;
-		snprintf(f->reason, sizeof(f->reason), "/proc/interrupts has no CAL%s row to count IPIs by",
-			 isnan(tlb) ? " or TLB" : "");
+		snprintf(f->reason, sizeof(f->reason),
+			 "/proc/interrupts has no function-call row (CAL, or one named Function call interrupts)%s to count IPIs by",
+			 isnan(tlb) ? " and no TLB row" : "");
 	} else if (ctl < MP_MIN) {
 		f->result = RES_CANNOT_TELL;
 		snprintf(f->reason, sizeof(f->reason),
