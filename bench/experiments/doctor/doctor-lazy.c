@@ -271,7 +271,7 @@ static void lazy_case(int which, int a, int b, int ncpus, struct lazy_res *r)
 	opened = 1;
 	snprintf(r->src, sizeof(r->src), "%s",
 		 ic.afd ? "csd_queue_cpu (membarrier IPIs)" :
-		 ic.src == IPI_SRC_TRACEPOINT ? "call_function tracepoints" : "CAL row of /proc/interrupts");
+		 ic.src == IPI_SRC_TRACEPOINT ? "call_function tracepoints" : "the function-call row of /proc/interrupts");
 	/*
 	 * Opening them interrupts the spinner for a while, also later (work
 	 * queued on B; in a TCG guest it ran within the first 20 barriers):
