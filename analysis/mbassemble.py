@@ -14,7 +14,7 @@ import shutil
 
 from mbguard import EnvError
 from mbmerge import merge_replicates, merged_csv
-from mbresults import BIGGEST, COLUMNS, KEYS, TABLES
+from mbresults import BIGGEST, COLUMNS, KEYS, TABLES, num
 from mbstats import mean_interval
 
 
@@ -444,3 +444,120 @@ def vm_ab(argv):
 # row and the seed's published RCU figures as
 # seed=NAME:READS_PER_S:WRITES_PER_S; disturb the grid's columns as col=ROLE
 # (or ROLE/WHERE where a role ran both near and far) and, for each storm
+
+
+# semantics.csv and semantics.md: what each barrier did in each
+# architecture's guest (mbbench vm semantics), side by side.
+#
+#   mbtool.py vm-semantics OUT ARCH...
+
+ROLE_WORDS = (("self-spin", "a CPU running a thread of the caller's process"),
+              ("self-sleep", "a sleeping thread's CPU (of the caller's process)"),
+              ("idle", "an idle CPU"),
+              ("foreign-spin", "a CPU running another (registered) process"),
+              ("foreign-rt", "a CPU running another process's RT thread"),
+              ("foreign-sleep", "a CPU where another process sleeps"))
+
+
+def vm_semantics(argv):
+    out, arches = argv[0], argv[1:]
+    cols = list(COLUMNS["semantics"])
+    res, probes = [], {}
+    for arch in arches:
+        d = os.path.join(out, arch)
+        try:
+            with open(os.path.join(d, "release")) as f:
+                release = f.read().strip()
+        except OSError:
+            release = ""
+        reps = []
+        for path in sorted(glob.glob(os.path.join(d, "disturb.*", "disturb.csv"))):
+            with open(path, newline="") as f:
+                reps.append(list(csv.DictReader(f)))
+        if not reps:
+            res.append(dict(arch=arch, kernel=release, mechanism="-", role="-", status="skipped",
+                            skip_reason=f"the {arch} guest measured nothing (see stderr and {arch}/console.log)"))
+        for r in merge_replicates("disturb", reps) if reps else []:
+            if r["phase"] != "storm" or r["role"] == "caller":
+                continue
+            ok = r["status"] == "ok"
+            sig = num(r.get("signals", "")) if ok else math.nan
+            nb = num(r.get("barriers", "")) if ok else math.nan
+            tlb = r.get("tlb_per_barrier", "") if ok else ""
+            res.append(dict(arch=arch, kernel=release, mechanism=r["mechanism"], role=r["role"], cpu=r["cpu"],
+                            barriers=r["barriers"] if ok else "",
+                            ipis_per_barrier=r["ipis_per_barrier"] if ok else "",
+                            ipis_per_barrier_ci95=r.get("ipis_per_barrier_ci95", "") if ok else "",
+                            tlb_per_barrier=tlb,
+                            tlb_note="" if tlb != "" or not ok else
+                            ("no TLB-shootdown IPIs on this architecture (broadcast TLBI)" if arch == "arm64"
+                             else "not observable (no TLB count)"),
+                            signals_per_barrier=f"{sig / nb:.3f}" if nb > 0 and not math.isnan(sig) else "",
+                            oncpu_fraction=r.get("oncpu_fraction", "") if ok else "",
+                            replicates=r.get("replicates", "") if ok else "",
+                            status=r["status"], skip_reason=r["skip_reason"]))
+        try:
+            with open(os.path.join(d, "doctor", "doctor.csv"), newline="") as f:
+                probes[arch] = (release, list(csv.DictReader(f)))
+        except OSError:
+            probes[arch] = (release, [])
+    tmp = os.path.join(out, "semantics.csv.tmp")
+    with open(tmp, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=cols, restval="", extrasaction="ignore")
+        w.writeheader()
+        w.writerows(res)
+    os.replace(tmp, os.path.join(out, "semantics.csv"))
+    _semantics_md(out, arches, res, probes)
+
+
+def _semantics_md(out, arches, res, probes):
+    def cell(arch, m, role):
+        r = next((x for x in res if x["arch"] == arch and x["mechanism"] == m and x["role"] == role), None)
+        if r is None:
+            return "-"
+        if r["status"] != "ok":
+            return "skipped: " + r["skip_reason"]
+        v, h = num(r["ipis_per_barrier"]), num(r["ipis_per_barrier_ci95"])
+        s = f"{v:+.3f}" + (f" ± {h:.3f}" if not math.isnan(h) else "")
+        if r.get("signals_per_barrier"):
+            s += f", {num(r['signals_per_barrier']):.2f} signals"
+        return s
+    mechs = []
+    for r in res:
+        if r["mechanism"] != "-" and r["mechanism"] not in mechs:
+            mechs.append(r["mechanism"])
+    rel = {a: probes.get(a, ("", []))[0] for a in arches}
+    lines = ["# What each barrier does, by architecture", "",
+             "IPIs per barrier received by each kind of CPU (the storm's less the baseline's, ± 95% CI over the "
+             "guest's processes; `semantics.csv` has the barriers counted, the signals and the on-CPU share). "
+             "Guests: " + "; ".join(f"{a} on Debian's {rel[a] or '?'} under QEMU TCG" for a in arches)
+             + ". Under TCG the times mean nothing; which CPUs a barrier interrupts is the kernel's doing and is "
+             "real. A signal is not a function-call IPI: it shows as signals.", ""]
+    lines.append("| mechanism | CPU | " + " | ".join(arches) + " |")
+    lines.append("|---|---|" + "---|" * len(arches))
+    words = dict(ROLE_WORDS)
+    # A mechanism no guest could run is one line under the table, not a
+    # row per kind of CPU.
+    absent = [m for m in mechs if all(x["status"] != "ok" for x in res if x["mechanism"] == m)]
+    for m in mechs:
+        if m in absent:
+            continue
+        for role, _ in ROLE_WORDS:
+            if any(x["mechanism"] == m and x["role"] == role for x in res):
+                lines.append(f"| {m} | {words[role]} | " + " | ".join(cell(a, m, role) for a in arches) + " |")
+    lines.append("")
+    if absent:
+        lines += ["Not measured: " + "; ".join(
+            f"{m} ({next(x['skip_reason'] for x in res if x['mechanism'] == m)})" for m in absent) + ".", ""]
+    for a in arches:
+        rel_a, rows = probes.get(a, ("", []))
+        if rows:
+            lines.append(f"mbbench doctor on {a} ({rel_a}): " + "; ".join(
+                f"{r.get('probe')}: {r.get('result')}" for r in rows) + ".")
+    lines += ["", "TCG runs an arm64 guest on this host with the host's own ordering where it is stronger "
+              "(x86 keeps loads and stores in order except a store before a later load): a litmus test in the "
+              "guest can show the store buffering both allow, never the reorderings only arm64 allows.", ""]
+    tmp = os.path.join(out, "semantics.md.tmp")
+    with open(tmp, "w") as f:
+        f.write("\n".join(lines))
+    os.replace(tmp, os.path.join(out, "semantics.md"))

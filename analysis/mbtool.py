@@ -4,6 +4,7 @@ script (above every module it calls, so none of them imports it back):
   mbtool.py plot-check DIR TABLE:SCRIPT[,SCRIPT...] ...   (mbplotcheck.py)
   mbtool.py vm-aggregate WHAT OUT SMPS ISOLATE KERNEL_NAME BZIMAGE
   mbtool.py vm-ab OUT CSV_NAME KERNEL...                   (mbassemble.py)
+  mbtool.py vm-semantics OUT ARCH...                       (mbassemble.py)
   mbtool.py title DIR                                      (mbresults.py)
 """
 import os
@@ -22,10 +23,10 @@ def main(argv):
     if argv and argv[0] == "plot-check":
         from mbplotcheck import plot_check
         return plot_check(argv[1:])
-    if argv and argv[0] in ("vm-aggregate", "vm-ab"):
-        from mbassemble import vm_ab, vm_aggregate
+    if argv and argv[0] in ("vm-aggregate", "vm-ab", "vm-semantics"):
+        from mbassemble import vm_ab, vm_aggregate, vm_semantics
         try:
-            (vm_aggregate if argv[0] == "vm-aggregate" else vm_ab)(argv[1:])
+            {"vm-aggregate": vm_aggregate, "vm-ab": vm_ab, "vm-semantics": vm_semantics}[argv[0]](argv[1:])
         except (OSError, ValueError, KeyError, IndexError, EnvError) as e:
             print(f"vm-sweep: cannot aggregate the guests' results: {e}", file=sys.stderr)
             return 1

@@ -56,6 +56,34 @@ static const struct col isolation_cols[] = {
 	COL_STATUS("skip_reason", 0, "why a skipped row could not be measured"),
 };
 
+static const struct col semantics_cols[] = {
+	COL_KEY("arch", COL_STR, "", COL_REQ, "the guest's architecture: `x86_64` or `arm64`"),
+	COL_INFO("kernel", COL_STR, "", 0, "the guest's kernel release (Debian's stock kernel of that architecture)"),
+	COL_KEY("mechanism", COL_STR, "", COL_REQ, "stable name (see `mbbench list`)"),
+	COL_KEY("role", COL_STR, "", COL_REQ,
+		"the kind of CPU, a disturb role: `self-spin` (running a thread of the caller's process), `self-sleep` (where such a thread sleeps), `idle`, `foreign-spin`, `foreign-rt`, `foreign-sleep` (another process)"),
+	COL_INFO("cpu", COL_INT, "", 0, "the guest's CPU of the role"),
+	COL_COUNT("barriers", COL_INT, 0, "barriers issued in the storms, over the processes"),
+	COL_MEASURE("ipis_per_barrier", COL_NUM, "1/barrier", NONE, NONE, COL_SIGNED,
+		    "function-call IPIs per barrier that CPU received (the storm's less the baseline's), as in disturb.csv"),
+	COL_CI95("ipis_per_barrier_ci95", "ipis_per_barrier", "1/barrier", 0,
+		 "95% CI half-width over the guest's processes (`replicates`)"),
+	COL_MEASURE("tlb_per_barrier", COL_NUM, "1/barrier", NONE, NONE, COL_SIGNED,
+		    "TLB-shootdown IPIs per barrier (x86's TLB row); empty where there is none to count"),
+	COL_INFO("tlb_note", COL_STR, "", 0, "why `tlb_per_barrier` is empty (arm64: no TLB-shootdown IPIs, broadcast TLBI)"),
+	COL_MEASURE("signals_per_barrier", COL_NUM, "1/barrier", NONE, NONE, 0, "signals delivered per barrier (the signal mechanism)"),
+	COL_INFO("oncpu_fraction", COL_NUM, "", 0, "the share of the storm the role's thread was on its CPU"),
+	COL_INFO("replicates", COL_INT, "", 0, "processes the row's figures come from (`mbbench vm semantics --replicates`)"),
+	COL_STATUS("status", COL_REQ, "`ok` or `skipped`"),
+	COL_STATUS("skip_reason", 0, "why a skipped row could not be measured (the mechanism is absent there, the guest failed)"),
+};
+
+static const struct table_schema semantics_table = {
+	.name = "semantics", .experiment = "vm semantics",
+	.rows = "One row per (architecture, mechanism, kind of CPU), from the disturb storms of `mbbench vm semantics`, each architecture's guest on Debian's stock kernel; `semantics.md` lays them side by side with each guest's doctor probes.",
+	.cols = semantics_cols, .ncols = NCOLS(semantics_cols),
+};
+
 static const struct table_schema vmscale_table = {
 	.name = "vmscale", .experiment = "vm scale", .analysed = 1,
 	.rows = "One row per (smp, k, mechanism), from `mbbench vm scale`. With `--kernels`, each kernel's folder has one, `ab.csv` puts `ipis_per_barrier_total_<kernel>` side by side and `compare.md` holds `mbbench compare` of the first kernel against each other one.",
@@ -78,7 +106,7 @@ static size_t ntables;
 
 static void collect_tables(void)
 {
-	static const struct table_schema *const vm[] = { &vmscale_table, &isolation_table };
+	static const struct table_schema *const vm[] = { &vmscale_table, &isolation_table, &semantics_table };
 	size_t cap = sizeof(vm) / sizeof(vm[0]);
 
 	for (size_t i = 0; i < nr_experiments; i++)

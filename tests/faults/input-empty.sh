@@ -32,6 +32,8 @@ sweep:--mechanism sweep:--experiment sweep:--plant sweep:--output sweep:--out-ro
 vm-scale:--smp vm-scale:--replicates vm-scale:--isolate vm-scale:--kernels vm-scale:--kernel
 vm-scale:--mbbench-static vm-scale:--out vm-sweep:--budget vm-sweep:--topology vm-contend:--callers
 vm-contend:--duration vm-contend:--repeat vm-contend:--mechanism vm-anatomy:--threads vm-anatomy:--barriers
+vm-semantics:--arch vm-semantics:--smp vm-semantics:--duration vm-semantics:--replicates vm-semantics:--out
+vm-semantics:--mbbench-static
 calibrate:--plant calibrate:--runs calibrate:--mechanism calibrate:--output"
 py="compare:--format compare:--output compare:--alpha compare:--correction compare:--min-effect
 compare:--min-count-diff compare:--ignore compare:--fail-on-regression advise:--readers

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# bench/vm refuses bad input before it builds or boots anything:
+# bench/vm refuses bad input before it builds, fetches or boots anything:
 # one line, exit 2, no results folder. That includes the kernels of an A/B
 # run: an unknown variant name or a bzImage that is not there.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -62,7 +62,15 @@ anatomy with --callers|anatomy --callers 2
 anatomy with barriers below repeat|anatomy --barriers 3 --repeat 5
 anatomy with repeat 0|anatomy --repeat 0
 anatomy into a non-empty folder|anatomy --mbbench-static $MBBENCH --out $TMP/full
-scale with --mechanism|scale --smp 2 --mechanism fence"
+scale with --mechanism|scale --smp 2 --mechanism fence
+semantics with an unknown architecture|semantics --arch sparc
+semantics with an empty architecture|semantics --arch x86_64,,arm64
+semantics with 2 vCPUs|semantics --smp 2
+semantics with replicates 0|semantics --replicates 0
+semantics with a zero duration|semantics --duration 0
+semantics with a duration of garbage|semantics --duration soon
+semantics with an option of another experiment|semantics --kernels fixed
+semantics into an existing folder|semantics --mbbench-static $MBBENCH --out $TMP/full"
 plan $(($(printf '%s\n' "$cases" | wc -l) + 2))
 while IFS='|' read -r name args; do
 	# shellcheck disable=SC2086

@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# mbbench vm semantics' assembly (analysis/mbtool.py vm-semantics) on
+# synthetic guests' folders written from the result schema: each
+# architecture's disturb replicates merged into one row per (mechanism,
+# kind of CPU) with its CI over the processes, arm64's missing TLB count
+# said as broadcast TLBI rather than a zero, signals per barrier, a
+# mechanism no guest could run in one line, each guest's doctor probes,
+# and a guest that measured nothing as a skipped row with its reason.
+. "${top_srcdir:-.}/tests/lib.sh"
+src=${top_srcdir:-.}
+
+need_python
+plan 5
+
+"$PY" - "$TMP" "$src" <<'PY'
+import csv, json, os, sys
+tmp, src = sys.argv[1], sys.argv[2]
+schema = {t["name"]: [c["name"] for c in t["columns"]] for t in json.load(open(os.path.join(src, "results", "schema.json")))["tables"]}
+
+def table(path, name, rows):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=schema[name], restval="")
+        w.writeheader()
+        for r in rows:
+            w.writerow(dict({"status": "ok"} if "status" in schema[name] else {}, **r))
+
+def storm(m, role, ipb, n=200, tlb="", sig=""):
+    return dict(mechanism=m, round=0, role=role, cpu=1, phase="storm", elapsed_s=0.2, barriers=n,
+                ipis=int(ipb * n), ipis_per_barrier=ipb, tlb_per_barrier=tlb, signals=sig, oncpu_fraction=1)
+
+for arch, mp, tlb in (("x86_64", (1.0, 0.98, 1.02), "1"), ("arm64", (0.0, 0.0, 0.005), "")):
+    d = os.path.join(tmp, "out", arch)
+    os.makedirs(d)
+    open(os.path.join(d, "release"), "w").write("6.1.0-57-" + ("amd64" if arch == "x86_64" else "arm64") + "\n")
+    for i, v in enumerate(mp, 1):
+        table(os.path.join(d, f"disturb.{i}", "disturb.csv"), "disturb", [
+            storm("mprotect", "self-spin", v, tlb=tlb),
+            storm("membarrier-private-expedited", "self-spin", 1.0),
+            storm("signal", "self-sleep", 1.0, sig=200),
+            dict(mechanism="seed-v1-ipi-all", role="self-spin", phase="storm", status="skipped",
+                 skip_reason="needs the patched kernel (kernel-patch/)")])
+    table(os.path.join(d, "doctor", "doctor.csv"), "doctor", [
+        dict(probe="mprotect-barrier", result="ok" if arch == "x86_64" else "affected")])
+os.makedirs(os.path.join(tmp, "dead", "arm64"))
+PY
+ok $? "synthetic guests' folders written from the schema"
+
+"$PY" -I "$src/analysis/mbtool.py" vm-semantics "$TMP/out" x86_64 arm64 2>"$TMP/err" &&
+	"$PY" -I "$src/analysis/mbtool.py" vm-semantics "$TMP/dead" arm64 2>>"$TMP/err"
+ok $? "assembled ($(head -c 200 "$TMP/err"))"
+sed 's/^/# /' "$TMP/out/semantics.md"
+
+csv_cols "$TMP/out/semantics.csv" arch mechanism role ipis_per_barrier ipis_per_barrier_ci95 replicates tlb_note >"$TMP/rows"
+grep -q "^arm64	mprotect	self-spin	0.001.*	3	no TLB-shootdown IPIs on this architecture (broadcast TLBI)$" "$TMP/rows" &&
+	grep -q "^x86_64	mprotect	self-spin	1	0.0[0-9]*	3	$" "$TMP/rows"
+ok $? "one row per (architecture, mechanism, CPU): the replicates' mean and CI; arm64's TLB said, not zero"
+
+grep -q '^| mprotect | a CPU running a thread of the caller.s process | +1.000 ± 0.0[0-9]* | +0.002 ± 0.0[0-9]* |$' "$TMP/out/semantics.md" &&
+	grep -q '^| signal | a sleeping thread.s CPU (of the caller.s process) | +1.000 ± 0.000, 1.00 signals | +1.000 ± 0.000, 1.00 signals |$' "$TMP/out/semantics.md" &&
+	grep -q '^Not measured: seed-v1-ipi-all (needs the patched kernel (kernel-patch/))\.$' "$TMP/out/semantics.md" &&
+	! grep -q '^| seed-v1-ipi-all' "$TMP/out/semantics.md" &&
+	grep -q '^mbbench doctor on arm64 (6.1.0-57-arm64): mprotect-barrier: affected\.$' "$TMP/out/semantics.md"
+ok $? "semantics.md: the architectures side by side, signals, the absent mechanism in one line, doctor per guest"
+
+[ "$(csv_col "$TMP/dead/semantics.csv" status)" = skipped ] &&
+	csv_col "$TMP/dead/semantics.csv" skip_reason | grep -q 'the arm64 guest measured nothing'
+ok $? "a guest that measured nothing: a skipped row with its reason"
