@@ -42,7 +42,9 @@ PACKAGE = {
     "mv": "coreutils", "nproc": "coreutils", "od": "coreutils", "paste": "coreutils",
     "patch": "patch", "perl": "perl-base", "pgrep": "procps", "pkill": "procps",
     "printf": "coreutils", "ps": "procps", "python3": "python3",
-    "qemu-system-x86_64": "qemu-system-x86", "readlink": "coreutils", "rm": "coreutils",
+    "qemu-system-x86_64": "qemu-system-x86", "qemu-system-aarch64": "qemu-system-arm",
+    "aarch64-linux-gnu-gcc": "gcc-aarch64-linux-gnu", "apt-cache": "apt", "dpkg-deb": "dpkg",
+    "readlink": "coreutils", "rm": "coreutils",
     "rmdir": "coreutils", "sed": "sed", "seq": "coreutils", "setsid": "util-linux",
     "sh": "dash", "sha256sum": "coreutils", "sleep": "coreutils", "sort": "coreutils",
     "stat": "coreutils", "tail": "coreutils", "tar": "tar", "taskset": "util-linux",
@@ -70,6 +72,9 @@ INDIRECT = {"rsync": "make headers_install", "bc": "the kernel build", "flex": "
             "patch": "build-kernel", "make": "everything", "gcc": "everything",
             "busybox-static": "make-initramfs", "linux-source-6.1": "build-kernel",
             "qemu-system-x86": "run-vm", "procps": "the tests (pgrep, ps)",
+            "qemu-system-arm": "run-vm --arch arm64 (its QEMU is $QEMU)",
+            "gcc-aarch64-linux-gnu": "cross-mbbench (its compiler is $triplet-gcc)",
+            "libc6-dev-arm64-cross": "cross-mbbench's static libc",
             "hwloc": "lstopo (topology.xml)", "gnuplot-nox": "the figures",
             "python3": "report, compare and the tests"}
 # Needed only by developer targets that check for them and name the package.
