@@ -17,16 +17,14 @@ need_python
 plan 7
 
 "$PY" - "$TMP" "$src" <<'PY'
-import csv, json, os, sys
+import json, os, sys
 tmp, src = sys.argv[1], sys.argv[2]
-schema = {t["name"]: [c["name"] for c in t["columns"]] for t in json.load(open(os.path.join(src, "results", "schema.json")))["tables"]}
+sys.path.insert(0, os.path.join(src, "tests"))
+from synth import Tables
+T = Tables(src)
 
 def table(d, name, rows):
-    with open(os.path.join(d, name + ".csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=schema[name] + ["replicates"], restval="")
-        w.writeheader()
-        for r in rows:
-            w.writerow(dict({"status": "ok"}, **r))
+    T.write(d, name, rows, replicates=True)
 
 host = {"hostname": "h", "kernel_release": "6.18.0", "machine": "x86_64", "cpu_model": "AMD EPYC",
         "cpus_online": "2", "virtualization": "guest (hypervisor synthetic)", "rcu_expedited": "0", "hz": "250"}

@@ -14,17 +14,11 @@ need_python
 plan 5
 
 "$PY" - "$TMP" "$src" <<'PY'
-import csv, json, os, sys
+import os, sys
 tmp, src = sys.argv[1], sys.argv[2]
-schema = {t["name"]: [c["name"] for c in t["columns"]] for t in json.load(open(os.path.join(src, "results", "schema.json")))["tables"]}
-
-def table(path, name, rows):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=schema[name], restval="")
-        w.writeheader()
-        for r in rows:
-            w.writerow(dict({"status": "ok"} if "status" in schema[name] else {}, **r))
+sys.path.insert(0, os.path.join(src, "tests"))
+from synth import Tables
+table = Tables(src).write
 
 def storm(m, role, ipb, n=200, tlb="", sig=""):
     return dict(mechanism=m, round=0, role=role, cpu=1, phase="storm", elapsed_s=0.2, barriers=n,
