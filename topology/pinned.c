@@ -25,6 +25,8 @@ static void *pinned_main(void *arg)
 	if (topo_bind_self(p->topo, p->cpus[s->i])) {
 		int none = 0;
 
+		if (errno == ENOMEM)
+			atomic_store(&p->bind_oom, 1);
 		atomic_compare_exchange_strong(&p->bind_failed, &none, p->cpus[s->i] + 1);
 	}
 	if (p->init)
@@ -99,7 +101,8 @@ int spawn_pinned(struct pinned *p, hwloc_topology_t topo, const int *cpus, int n
 	if (e)
 		snprintf(err, len, "pthread_create: %s", strerror(e));
 	else
-		snprintf(err, len, "cannot bind a thread to CPU %d", bad - 1);
+		snprintf(err, len, "cannot bind a thread to CPU %d%s", bad - 1,
+			 atomic_load(&p->bind_oom) ? ": out of memory" : "");
 	release(p, 0);
 	for (int i = 0; i < p->n; i++)
 		pthread_join(p->th[i], NULL);

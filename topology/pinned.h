@@ -31,6 +31,7 @@ struct pinned {
 	pthread_cond_t cond;
 	int arrived, released, run_body;
 	_Atomic int bind_failed;	/* first CPU that failed, + 1 */
+	_Atomic int bind_oom;		/* a binding failed for want of memory */
 };
 
 /*

@@ -160,7 +160,7 @@ static int load(hwloc_topology_t *topo, int cut, char *err, size_t len)
 
 		if (sched_getaffinity(0, sizeof(mask), &mask))
 			return 0;
-		allowed = hwloc_bitmap_alloc();
+		allowed = topo_bitmap();
 		for (int c = 0; c < CPU_SETSIZE; c++)
 			if (CPU_ISSET(c, &mask))
 				hwloc_bitmap_set(allowed, (unsigned)c);
@@ -204,7 +204,7 @@ static void placement_alloc(struct placement *p, int n)
 /* Linear in the team: the sweep's points place every T up to the PU count. */
 static void mark_oversubscribed(struct placement *p)
 {
-	hwloc_bitmap_t seen = hwloc_bitmap_alloc();
+	hwloc_bitmap_t seen = topo_bitmap();
 
 	for (int i = 0; i < p->n && !p->oversubscribed; i++) {
 		if (hwloc_bitmap_isset(seen, (unsigned)p->pu_os[i]))
@@ -419,12 +419,39 @@ int placement_check_affinity(const struct placement *p, char *err, size_t len)
 	return 0;
 }
 
+hwloc_bitmap_t topo_bitmap(void)
+{
+	hwloc_bitmap_t b = hwloc_bitmap_alloc();
+
+	if (!b)
+		fail("out of memory");
+	return b;
+}
+
+/*
+ * In a starting thread, with no allocation where the CPU fits a cpu_set_t:
+ * hwloc's Linux binding allocates and writes its mask unchecked, which a
+ * thread short of memory (prlimit --as) turned into a crash. Beyond
+ * CPU_SETSIZE, hwloc; out of memory there is ENOMEM, not a NULL bitmap.
+ */
 int topo_bind_self(hwloc_topology_t topo, int pu_os)
 {
-	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	hwloc_bitmap_t set;
 	int ret;
 
-	hwloc_bitmap_only(set, (unsigned)pu_os);
+	if (pu_os >= 0 && pu_os < CPU_SETSIZE) {
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(pu_os, &one);
+		return sched_setaffinity(0, sizeof(one), &one);	/* 0: this thread */
+	}
+	set = hwloc_bitmap_alloc();
+	if (!set || hwloc_bitmap_only(set, (unsigned)pu_os) < 0) {
+		hwloc_bitmap_free(set);
+		errno = ENOMEM;
+		return -1;
+	}
 	ret = hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD | HWLOC_CPUBIND_STRICT);
 	if (ret && errno == ENOSYS)
 		ret = hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD);

@@ -60,6 +60,8 @@ char *placement_cpus_str(const struct placement *p, int first, int count);
 int placement_check_affinity(const struct placement *p, char *err, size_t len);
 /* Bind the calling thread to one OS CPU. */
 int topo_bind_self(hwloc_topology_t topo, int pu_os);
+/* An empty hwloc bitmap, or exit 1 with "out of memory" (never NULL). */
+hwloc_bitmap_t topo_bitmap(void);
 int topo_npus(hwloc_topology_t topo);
 /* "1 package, 2 cores, 2 PUs, 1 NUMA node" */
 void topo_summary(hwloc_topology_t topo, char *buf, size_t len);

@@ -84,7 +84,7 @@ int team_start(struct team *t, const struct team_cfg *cfg, char *err, size_t len
 	t->nth = cfg->pl->n - 1;
 	t->child = -1;
 	t->ctl_fd = -1;
-	t->saved = hwloc_bitmap_alloc();
+	t->saved = topo_bitmap();
 	hwloc_get_cpubind(cfg->topo, t->saved, HWLOC_CPUBIND_THREAD);
 	if (topo_bind_self(cfg->topo, cfg->pl->pu_os[0])) {
 		snprintf(err, len, "cannot bind the caller to CPU %d: %s",
