@@ -432,14 +432,16 @@ hwloc_bitmap_t topo_bitmap(void)
  * In a starting thread, with no allocation where the CPU fits a cpu_set_t:
  * hwloc's Linux binding allocates and writes its mask unchecked, which a
  * thread short of memory (prlimit --as) turned into a crash. Beyond
- * CPU_SETSIZE, hwloc; out of memory there is ENOMEM, not a NULL bitmap.
+ * CPU_SETSIZE, and for a topology that is not this machine's (a synthetic
+ * one binds nothing), hwloc; out of memory there is ENOMEM, not a NULL
+ * bitmap.
  */
 int topo_bind_self(hwloc_topology_t topo, int pu_os)
 {
 	hwloc_bitmap_t set;
 	int ret;
 
-	if (pu_os >= 0 && pu_os < CPU_SETSIZE) {
+	if (pu_os >= 0 && pu_os < CPU_SETSIZE && hwloc_topology_is_thissystem(topo)) {
 		cpu_set_t one;
 
 		CPU_ZERO(&one);
