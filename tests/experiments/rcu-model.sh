@@ -4,6 +4,8 @@
 # (the disassembled readers hold exactly the fences the rows price), its
 # unit costs are measured and its sum adds up; --no-model leaves the table
 # out; readers and writers that share a CPU get skipped rows with a reason.
+# --keep-degraded: on a busy host (tests in parallel) a repeat whose reader
+# lost its CPU still counts; the model is checked for its sums, not speed.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 PY=${PYTHON3:-python3}
@@ -17,7 +19,7 @@ if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
 fi
 plan 6
 
-"$MBBENCH" rcu --scheme mb,membarrier-private-expedited,qsbr,liburcu-mb --readers 1 --writers 1 \
+"$MBBENCH" rcu --keep-degraded --scheme mb,membarrier-private-expedited,qsbr,liburcu-mb --readers 1 --writers 1 \
 	--duration 0.05 --repeat 2 --output "$TMP/m" 2>"$TMP/err"
 ok $? "rcu with the model exits 0 ($(head -c 160 "$TMP/err"))"
 
