@@ -160,7 +160,7 @@ lazy_cpu() { # FILE CASE: IPIs per barrier on the spinner's CPU
 }
 repro_unfixed() {
 	local f=$ru/lazy.out
-	[ "$uvmrc" = 0 ] && [ -f "$f" ] || { echo "# the unfixed guest did not run (run-vm status $uvmrc)"; tail -n 5 "$work/vm-unfixed.out" | comment; return 1; }
+	[ "$uvmrc" = 0 ] && [ -f "$f" ] || { echo "# the unfixed guest did not run (run-vm status $uvmrc)"; tail -n 5 "${unfixed_out:-$work/vm-unfixed.out}" | comment; return 1; }
 	grep -E '^(ok|not ok|# )' "$f" | comment
 	[ "$(ktap_line "$f" control)" = ok ] && cases_are "$f" ktap_line "not ok" &&
 		[ "$(cat "$ru/lazy.rc")" != 0 ]
@@ -401,4 +401,32 @@ anatomy_guest() {
 		return $rc
 		;;
 	esac
+}
+
+# 30-38. The arm64 guest (QEMU's virt board under TCG, the kernels
+# cross-built by build-kernel --arch arm64): the functions above, read
+# from its results ($r and $ru point there by then), and these.
+# doctor's mprotect-barrier probe: on arm64 a revoked dirty page is
+# flushed by broadcast TLBI, so the running thread's CPU gets no IPI:
+# the probe reads affected, the IPIs it counted per barrier about 0.
+mprotect_arm64() {
+	local f=$r/doctor-mprotect.out res m
+	[ -f "$f" ] || { echo "# no doctor-mprotect output (did the arm64 guest run?)"; return 1; }
+	res=$(csv -H probe "$f" result probe=mprotect-barrier | head -n 1)
+	m=$(csv -H probe "$f" measure probe=mprotect-barrier | head -n 1)
+	echo "# arm64: mprotect-barrier: ${res:-no row}, ${m:-?} IPIs per barrier on the running thread's CPU"
+	echo "# arm64: evidence: $(csv -H probe "$f" evidence probe=mprotect-barrier | head -n 1)"
+	[ -n "$res" ] || tail -n 5 "$f" | comment
+	if [ -f "$x86_r/doctor-mprotect.out" ]; then
+		echo "# x86_64 (the fixed guest): mprotect-barrier: $(csv -H probe "$x86_r/doctor-mprotect.out" result probe=mprotect-barrier | head -n 1), $(csv -H probe "$x86_r/doctor-mprotect.out" measure probe=mprotect-barrier | head -n 1) IPIs per barrier"
+	fi
+	[ "$res" = affected ] && awk -v m="${m:-x}" 'BEGIN { exit !(m != "x" && m <= 0.2) }'
+}
+# ipi-check reads arm64's IPI1 row ("Function call interrupts"):
+# PRIVATE_EXPEDITED interrupts CPU 1 only and seed-v1 every other CPU,
+# as on x86.
+ipi1_counted() {
+	grep '^QUERY' "$ipi" | comment
+	grep -E '^(SETUP|BASELINE|ERROR|SKIP)' "$ipi" | comment
+	ipi_pattern membarrier-private-expedited 1 && ipi_pattern seed-v1-ipi-all 123
 }

@@ -53,8 +53,15 @@ kp_select() {
 	ALT_DIR=$FIXES_DIR/alt
 	PERCPU_DIR=$KP_DIR/percpu-mutex
 	[ ! -f "$SOURCE_DIR/percpu-mutex/series" ] || PERCPU_DIR=$SOURCE_DIR/percpu-mutex
+	case ${KERNEL_ARCH:=x86_64} in
+	x86_64 | arm64) ;;
+	*) die "unknown kernel architecture '$KERNEL_ARCH' (use x86_64 or arm64; set --arch or KERNEL_ARCH)" ;;
+	esac
+	# The options every architecture's kernel needs, then the machine's:
+	# x86_64 the PC, arm64 QEMU's virt board.
 	CONFIG_FRAGMENT=$KP_DIR/config-fragment
 	[ ! -f "$SOURCE_DIR/config-fragment" ] || CONFIG_FRAGMENT=$SOURCE_DIR/config-fragment
+	CONFIG_FRAGMENTS=("$CONFIG_FRAGMENT" "$KP_DIR/config-fragment.$KERNEL_ARCH")
 	DEBIAN_PACKAGE=$(kp_version DEBIAN_PACKAGE)
 	PROVEN_DEBIAN_VERSION=$(kp_version PROVEN_DEBIAN_VERSION)
 	PROVEN_KERNEL_VERSION=$(kp_version PROVEN_KERNEL_VERSION)
@@ -64,10 +71,28 @@ kp_select() {
 	kp_installed
 	TREE_DIR=$CACHE_ROOT/linux-$TREE_ID
 	SRC_DIR=$TREE_DIR/src
-	BUILD_DIR=$TREE_DIR/build
-	HEADERS_DIR=$TREE_DIR/headers
-	VARIANT_DIR=$TREE_DIR/$KERNEL_VARIANT
-	BZIMAGE=$VARIANT_DIR/bzImage
+	# x86_64 keeps the paths it always had; another architecture builds
+	# in trees of its own from the same source (one patch state, several
+	# O= directories), its kernel an Image, not a bzImage.
+	if [ "$KERNEL_ARCH" = x86_64 ]; then
+		BUILD_DIR=$TREE_DIR/build
+		HEADERS_DIR=$TREE_DIR/headers
+		VARIANT_DIR=$TREE_DIR/$KERNEL_VARIANT
+		BZIMAGE=$VARIANT_DIR/bzImage
+		INITRAMFS=$TREE_DIR/initramfs.cpio.gz
+		KERNEL_IMAGE_TARGET=bzImage
+		KERNEL_IMAGE_PATH=arch/x86/boot/bzImage
+		CROSS_PREFIX=""
+	else
+		BUILD_DIR=$TREE_DIR/build-$KERNEL_ARCH
+		HEADERS_DIR=$TREE_DIR/headers-$KERNEL_ARCH
+		VARIANT_DIR=$TREE_DIR/$KERNEL_ARCH/$KERNEL_VARIANT
+		BZIMAGE=$VARIANT_DIR/Image
+		INITRAMFS=$TREE_DIR/initramfs-$KERNEL_ARCH.cpio.gz
+		KERNEL_IMAGE_TARGET=Image
+		KERNEL_IMAGE_PATH=arch/arm64/boot/Image
+		CROSS_PREFIX=aarch64-linux-gnu-
+	fi
 }
 
 # kp_installed: what the tarball in use is. INSTALLED_VERSION is the

@@ -23,6 +23,8 @@
 #                                    --format csv` (again while it cannot
 #                                    tell, 3 runs at most), and the whole
 #                                    human `mbbench doctor`, ditto
+#   doctor-mprotect                  `mbbench doctor --probe
+#                                    mprotect-barrier --format csv`
 #   anatomy                          `mbbench anatomy` of PRIVATE_EXPEDITED
 #                                    at T = 2, 3, 4 (csv in anatomy-out/)
 #   kselftest                        /usr/lib/kselftest/run_kselftest.sh:
@@ -32,7 +34,7 @@
 #                                    check-kernel put them there)
 #
 # With arguments, only the named groups run: ctxsw, selftests, lazy,
-# ipi-check, mbbench, litmus, doctor, anatomy, kselftest (check-kernel's
+# ipi-check, mbbench, litmus, doctor, mprotect, anatomy, kselftest (check-kernel's
 # boot of the unfixed kernel runs "ctxsw lazy litmus doctor kselftest",
 # that of the percpu-mutex kernel "kselftest").
 
@@ -95,6 +97,12 @@ if have_mbbench && want doctor; then
 		[ "$res" = "cannot tell" ] || break
 	done
 	run doctor mbbench doctor ${DOCTOR_BUDGET:+--budget "$DOCTOR_BUDGET"}
+fi
+# doctor's mprotect-barrier probe alone: whether revoking a dirty page
+# interrupts the CPU of a running thread (x86: a TLB-shootdown IPI;
+# arm64: broadcast TLBI, no IPI), as CSV.
+if have_mbbench && want mprotect; then
+	run doctor-mprotect mbbench doctor --probe mprotect-barrier --format csv
 fi
 if have_mbbench && want anatomy; then
 	run anatomy mbbench anatomy --mechanism membarrier-private-expedited \

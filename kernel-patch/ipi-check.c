@@ -127,7 +127,8 @@ static void pin_self(int cpu)
 }
 
 /*
- * Read the CAL row of /proc/interrupts into cal[cpu]. The header names the
+ * Read the function call IPI row of /proc/interrupts (CAL on x86, the row
+ * named "Function call interrupts" elsewhere) into cal[cpu]. The header names the
  * CPU of each column ("CPU0 CPU1 ..."), so offline CPUs cannot shift them.
  * Returns the number of columns read, 0 on failure.
  */
@@ -155,9 +156,15 @@ static int read_cal(unsigned long long cal[MAX_CPUS])
 		int i;
 
 		p = line + strspn(line, " ");
-		if (strncmp(p, "CAL:", 4))
+		/* x86's CAL, or the row another architecture names so
+		 * (arm64: "IPI1: ... Function call interrupts"). */
+		if (strncmp(p, "CAL:", 4) &&
+		    !strstr(p, "Function call interrupts"))
 			continue;
-		p += 4;
+		p = strchr(p, ':');
+		if (!p)
+			continue;
+		p++;
 		for (i = 0; i < ncols; i++) {
 			unsigned long long v = strtoull(p, &end, 10);
 
@@ -417,7 +424,7 @@ int main(int argc, char **argv)
 	ncpus = read_cal(before);
 	if (ncpus < NR_ROLES) {
 		fprintf(stderr,
-			"ipi-check: needs 4 online CPUs and a CAL row in /proc/interrupts (found %d columns)\n",
+			"ipi-check: needs 4 online CPUs and a function call IPI row in /proc/interrupts (CAL, or \"Function call interrupts\"; found %d columns)\n",
 			ncpus);
 		return 2;
 	}

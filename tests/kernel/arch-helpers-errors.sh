@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The helpers of mbbench vm semantics refuse bad input before they fetch,
 # build or boot anything: one line, exit 2. stock-kernel (Debian's kernel
-# of an architecture), cross-mbbench (a static mbbench of another) and
-# run-vm --arch.
+# of an architecture), cross-mbbench (a static mbbench of another),
+# build-kernel, make-initramfs and run-vm --arch.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 KP="$(cd "$top_srcdir" && pwd)/kernel-patch"
@@ -17,6 +17,9 @@ cross-mbbench with an unknown architecture|cross-mbbench --arch mips
 cross-mbbench without an architecture|cross-mbbench
 run-vm with an unknown architecture|run-vm --arch sparc --kernel $TMP/k --initramfs $TMP/i
 run-vm arm64 without its kernel|run-vm --arch arm64
+build-kernel with an unknown architecture|build-kernel --arch sparc
+build-kernel with --arch and nothing after|build-kernel --arch
+make-initramfs with an unknown architecture|make-initramfs --arch mips
 run-vm arm64 under KVM|run-vm --arch arm64 --accel kvm --kernel $TMP/k --initramfs $TMP/i
 run-vm arm64 with an x86 topology|run-vm --arch arm64 --topology 1,2,2 --kernel $TMP/k --initramfs $TMP/i"
 plan $(($(printf '%s\n' "$cases" | wc -l) + 1))
@@ -29,5 +32,5 @@ while IFS='|' read -r name args; do
 done <<CASES
 $cases
 CASES
-"$KP/run-vm" --arch arm64 2>&1 | grep -q 'kernel-patch/stock-kernel --arch arm64'
-ok $? "run-vm --arch arm64 without a kernel names the helper that fetches one"
+"$KP/run-vm" --arch arm64 2>&1 | grep -q 'build-kernel .*--arch arm64 first'
+ok $? "run-vm --arch arm64 without a kernel names the helper that builds one"
