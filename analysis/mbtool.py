@@ -4,7 +4,7 @@ script (above every module it calls, so none of them imports it back):
   mbtool.py plot-check DIR TABLE:SCRIPT[,SCRIPT...] ...   (mbplotcheck.py)
   mbtool.py vm-aggregate WHAT OUT SMPS ISOLATE KERNEL_NAME BZIMAGE
   mbtool.py vm-ab OUT CSV_NAME KERNEL...                   (mbassemble.py)
-  mbtool.py vm-semantics OUT ARCH...                       (mbassemble.py)
+  mbtool.py vm-semantics OUT GUEST...                      (mbassemble.py)
   mbtool.py title DIR                                      (mbresults.py)
 """
 import os

@@ -58,7 +58,9 @@ static const struct col isolation_cols[] = {
 
 static const struct col semantics_cols[] = {
 	COL_KEY("arch", COL_STR, "", COL_REQ, "the guest's architecture: `x86_64` or `arm64`"),
-	COL_INFO("kernel", COL_STR, "", 0, "the guest's kernel release (Debian's stock kernel of that architecture)"),
+	COL_KEY("kernel_build", COL_STR, "", COL_REQ,
+		"the guest's kernel: `stock` (Debian's own of that architecture), `fixed` or `unfixed` (the 6.1 of kernel-patch/ with the seed series, with or without the GLOBAL_EXPEDITED fix, built for that architecture)"),
+	COL_INFO("kernel", COL_STR, "", 0, "the guest's kernel release"),
 	COL_KEY("mechanism", COL_STR, "", COL_REQ, "stable name (see `mbbench list`)"),
 	COL_KEY("role", COL_STR, "", COL_REQ,
 		"the kind of CPU, a disturb role: `self-spin` (running a thread of the caller's process), `self-sleep` (where such a thread sleeps), `idle`, `foreign-spin`, `foreign-rt`, `foreign-sleep` (another process)"),
@@ -80,7 +82,7 @@ static const struct col semantics_cols[] = {
 
 static const struct table_schema semantics_table = {
 	.name = "semantics", .experiment = "vm semantics",
-	.rows = "One row per (architecture, mechanism, kind of CPU), from the disturb storms of `mbbench vm semantics`, each architecture's guest on Debian's stock kernel; `semantics.md` lays them side by side with each guest's doctor probes.",
+	.rows = "One row per (architecture, kernel, mechanism, kind of CPU), from the disturb storms of `mbbench vm semantics`: each architecture's guest on Debian's stock kernel and on the patched 6.1 (`--kernels`); `semantics.md` lays them side by side with each guest's doctor probes.",
 	.cols = semantics_cols, .ncols = NCOLS(semantics_cols),
 };
 

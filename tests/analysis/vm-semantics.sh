@@ -6,12 +6,15 @@
 # kind of CPU) with its CI over the processes, arm64's missing TLB count
 # said as broadcast TLBI rather than a zero, signals per barrier, a
 # mechanism no guest could run in one line, each guest's doctor probes,
-# and a guest that measured nothing as a skipped row with its reason.
+# a guest that measured nothing as a skipped row with its reason, the
+# patched kernels' guests (ARCH-fixed, ARCH-unfixed) as columns of their
+# own, what differs between kernels and architectures in sentences, and a
+# guest with doctor only as a doctor line.
 . "${top_srcdir:-.}/tests/lib.sh"
 src=${top_srcdir:-.}
 
 need_python
-plan 5
+plan 6
 
 "$PY" - "$TMP" "$src" <<'PY'
 import os, sys
@@ -38,6 +41,27 @@ for arch, mp, tlb in (("x86_64", (1.0, 0.98, 1.02), "1"), ("arm64", (0.0, 0.0, 0
     table(os.path.join(d, "doctor", "doctor.csv"), "doctor", [
         dict(probe="mprotect-barrier", result="ok" if arch == "x86_64" else "affected")])
 os.makedirs(os.path.join(tmp, "dead", "arm64"))
+# The patched kernels: arm64-fixed measured the seed designs (v5 reaching
+# no CPU) and GLOBAL_EXPEDITED reaching the caller's thread, which
+# arm64-unfixed's misses; x86_64-unfixed in a folder of its own ran
+# doctor only (its disturb failed).
+for g in ("arm64", "arm64-fixed", "arm64-unfixed"):
+    d = os.path.join(tmp, "both", g)
+    os.makedirs(d)
+    open(os.path.join(d, "release"), "w").write("6.1.0-57-arm64\n" if g == "arm64" else "Linux 6.1.192 with the seed series\n")
+    for i in (1, 2):
+        table(os.path.join(d, f"disturb.{i}", "disturb.csv"), "disturb", [
+            storm("membarrier-private-expedited", "self-spin", 1.0),
+            storm("membarrier-global-expedited", "self-spin", 0.0 if g == "arm64-unfixed" else 1.0),
+            storm("seed-v5-expedited", "self-spin", 0.0) if g != "arm64" else
+            dict(mechanism="seed-v5-expedited", role="self-spin", phase="storm", status="skipped",
+                 skip_reason="needs the patched kernel (kernel-patch/)")])
+    table(os.path.join(d, "doctor", "doctor.csv"), "doctor", [
+        dict(probe="lazy-mm", result="ok" if g == "arm64-fixed" else "affected")])
+d = os.path.join(tmp, "doconly", "x86_64-unfixed")
+os.makedirs(d)
+open(os.path.join(d, "release"), "w").write("Linux 6.1.192 with the seed series\n")
+table(os.path.join(d, "doctor", "doctor.csv"), "doctor", [dict(probe="lazy-mm", result="affected")])
 PY
 ok $? "synthetic guests' folders written from the schema"
 
@@ -55,9 +79,24 @@ grep -q '^| mprotect | a CPU running a thread of the caller.s process | +1.000 �
 	grep -q '^| signal | a sleeping thread.s CPU (of the caller.s process) | +1.000 ± 0.000, 1.00 signals | +1.000 ± 0.000, 1.00 signals |$' "$TMP/out/semantics.md" &&
 	grep -q '^Not measured: seed-v1-ipi-all (needs the patched kernel (kernel-patch/))\.$' "$TMP/out/semantics.md" &&
 	! grep -q '^| seed-v1-ipi-all' "$TMP/out/semantics.md" &&
-	grep -q '^mbbench doctor on arm64 (6.1.0-57-arm64): mprotect-barrier: affected\.$' "$TMP/out/semantics.md"
-ok $? "semantics.md: the architectures side by side, signals, the absent mechanism in one line, doctor per guest"
+	grep -q '^mbbench doctor on arm64 (6.1.0-57-arm64): mprotect-barrier: affected\.$' "$TMP/out/semantics.md" &&
+	grep -q '^\*\*What differs between the architectures\.\*\* .*: mprotect (x86_64 +1.000, arm64 +0.002)\.$' "$TMP/out/semantics.md"
+ok $? "semantics.md: the architectures side by side, signals, the absent mechanism in one line, doctor per guest, what differs said"
 
 [ "$(csv_col "$TMP/dead/semantics.csv" status)" = skipped ] &&
-	csv_col "$TMP/dead/semantics.csv" skip_reason | grep -q 'the arm64 guest measured nothing'
+	csv_col "$TMP/dead/semantics.csv" skip_reason | grep -q 'the arm64 guest (stock kernel) measured nothing'
 ok $? "a guest that measured nothing: a skipped row with its reason"
+
+"$PY" -I "$src/analysis/mbtool.py" vm-semantics "$TMP/both" arm64 arm64-unfixed arm64-fixed 2>"$TMP/err" &&
+	"$PY" -I "$src/analysis/mbtool.py" vm-semantics "$TMP/doconly" x86_64-unfixed 2>>"$TMP/err" &&
+	sed 's/^/# /' "$TMP/both/semantics.md" &&
+	grep -q '^| mechanism | CPU | arm64 (stock) | arm64 (unfixed) | arm64 (fixed) |$' "$TMP/both/semantics.md" &&
+	grep -q '^| seed-v5-expedited | a CPU running a thread of the caller.s process | skipped: needs the patched kernel (kernel-patch/) | +0.000 ± 0.000 | +0.000 ± 0.000 |$' "$TMP/both/semantics.md" &&
+	grep -q '^\*\*What differs between the kernels\.\*\* .*membarrier-global-expedited (arm64 (stock) +1.000, arm64 (fixed) +1.000, arm64 (unfixed) +0.000): the fix.s doing' "$TMP/both/semantics.md" &&
+	grep -q '^\*\*Orders nothing there:\*\* membarrier-global-expedited on arm64 (unfixed); seed-v5-expedited on arm64 (unfixed); seed-v5-expedited on arm64 (fixed):' "$TMP/both/semantics.md" &&
+	grep -q '^\*\*The GLOBAL_EXPEDITED lazy-mm bug\*\* .*: affected on arm64 (stock), arm64 (unfixed); ok on arm64 (fixed)\.$' "$TMP/both/semantics.md" &&
+	csv_cols "$TMP/both/semantics.csv" kernel_build mechanism ipis_per_barrier | grep -q '^fixed	seed-v5-expedited	0$' &&
+	grep -q 'x86_64 (unfixed) on Linux 6.1.192 with the seed series (doctor only)' "$TMP/doconly/semantics.md" &&
+	grep -q '^mbbench doctor on x86_64 (unfixed) (Linux 6.1.192 with the seed series): lazy-mm: affected\.$' "$TMP/doconly/semantics.md" &&
+	[ "$(wc -l <"$TMP/doconly/semantics.csv")" -eq 1 ]
+ok $? "the patched kernels' guests: a column each, what differs between kernels and architectures said, a guest with doctor only a line, no rows"

@@ -69,7 +69,9 @@ semantics with 2 vCPUs|semantics --smp 2
 semantics with replicates 0|semantics --replicates 0
 semantics with a zero duration|semantics --duration 0
 semantics with a duration of garbage|semantics --duration soon
-semantics with an option of another experiment|semantics --kernels fixed
+semantics with an option of another experiment|semantics --boots 2
+semantics with an unknown kernel|semantics --kernels percpu-mutex
+semantics with an empty kernel|semantics --kernels stock,,fixed
 semantics into an existing folder|semantics --mbbench-static $MBBENCH --out $TMP/full"
 plan $(($(printf '%s\n' "$cases" | wc -l) + 2))
 while IFS='|' read -r name args; do
