@@ -4,7 +4,7 @@ script (above every module it calls, so none of them imports it back):
   mbtool.py plot-check DIR TABLE:SCRIPT[,SCRIPT...] ...   (mbplotcheck.py)
   mbtool.py vm-aggregate WHAT OUT SMPS ISOLATE KERNEL_NAME BZIMAGE
   mbtool.py vm-ab OUT CSV_NAME KERNEL...                   (mbassemble.py)
-  mbtool.py vm-semantics OUT GUEST...                      (mbassemble.py)
+  mbtool.py vm-semantics OUT GUEST...                      (vmsemantics.py)
   mbtool.py title DIR                                      (mbresults.py)
 """
 import os
@@ -24,7 +24,8 @@ def main(argv):
         from mbplotcheck import plot_check
         return plot_check(argv[1:])
     if argv and argv[0] in ("vm-aggregate", "vm-ab", "vm-semantics"):
-        from mbassemble import vm_ab, vm_aggregate, vm_semantics
+        from mbassemble import vm_ab, vm_aggregate
+        from vmsemantics import vm_semantics
         try:
             {"vm-aggregate": vm_aggregate, "vm-ab": vm_ab, "vm-semantics": vm_semantics}[argv[0]](argv[1:])
         except (OSError, ValueError, KeyError, IndexError, EnvError) as e:
