@@ -368,6 +368,26 @@ ksft_percpu() {
 		ksft_plain_ok "$f" $KSFT_LAZY
 }
 
+# 28 (rseq-broken sources). doctor's rseq-restart probe, as CSV, in the
+# fixed guest (doctor-rseq.out of the full guest checks) and in the
+# rseq-broken one: ok on the first, affected on the second.
+rseq_result() { # DIR: the probe's result and measure, "RESULT MEASURE"
+	local f=$1/doctor-rseq.out
+	[ -f "$f" ] || { echo "none"; return; }
+	csv -H probe "$f" result,measure probe=rseq-restart 2>/dev/null | head -n 1 | tr '\t' ' '
+}
+rseq_restart() {
+	local a b
+	a=$(rseq_result "$r")
+	b=$(rseq_result "$rp")
+	echo "# rseq-restart on the fixed kernel: ${a:-no row} (aborts per barrier, lowest target, less the background)"
+	echo "# rseq-restart on the rseq-broken kernel: ${b:-no row}"
+	for d in "$r" "$rp"; do
+		csv -H probe "$d/doctor-rseq.out" reason probe=rseq-restart | head -n 1 | sed 's/^/# /'
+	done
+	[ "${a%% *}" = ok ] && [ "${b%% *}" = affected ]
+}
+
 # 29. mbbench anatomy in the fixed guest (PRIVATE_EXPEDITED, T = 2, 3, 4):
 # a kernel with the csd tracepoints (6.3 and later) gives the delivery of
 # each of the 1 to 3 targets; 6.1 lacks them (and ipi:ipi_send_*), so every

@@ -27,6 +27,11 @@ kp_sources() {
 	return 0
 }
 
+# The variants of the selected source, as "a, b or c".
+kp_variants_or() {
+	echo "${KP_VARIANTS:-fixed unfixed percpu-mutex alt-fix}" | sed 's/ \([^ ]*\)$/ or \1/; s/ \([^ ]*\) or/, \1 or/g; s/ \([^ ,]*\),/, \1,/g'
+}
+
 # kp_select SOURCE VARIANT: set the paths of one kernel. SOURCE is a
 # directory of kernel-patch/ with a VERSION file; VARIANT is fixed (the
 # seed series, then the fixes in fixes/series), unfixed (the seed series
@@ -42,9 +47,21 @@ kp_select() {
 	esac
 	[ -f "$SOURCE_DIR/VERSION" ] ||
 		die "unknown kernel source '$1' (known: $(kp_sources | paste -sd' '); set --source or KERNEL_SOURCE)"
-	case $2 in
-	fixed | unfixed | percpu-mutex | alt-fix) ;;
-	*) die "unknown kernel variant '$2' (use fixed, unfixed, percpu-mutex or alt-fix; set --variant or KERNEL_VARIANT)" ;;
+	# The variants a source has (VERSION's VARIANTS): 6.1 and 6.12 all
+	# but rseq-broken; 7.3 has no percpu-mutex (upstream's own there).
+	KP_VARIANTS=$(sed -n 's/^VARIANTS=//p' "$SOURCE_DIR/VERSION")
+	[ -n "$KP_VARIANTS" ] || KP_VARIANTS="fixed unfixed percpu-mutex alt-fix"
+	case " fixed unfixed percpu-mutex alt-fix rseq-broken " in
+	*" $2 "*) ;;
+	*) die "unknown kernel variant '$2' (use $(kp_variants_or); set --variant or KERNEL_VARIANT)" ;;
+	esac
+	case " $KP_VARIANTS " in
+	*" $2 "*) ;;
+	*) if [ "$2" = percpu-mutex ]; then
+		die "no percpu-mutex variant of $1: targeted commands already take per-CPU mutexes there (membarrier_cpu_mutexes); use fixed"
+	else
+		die "kernel source $1 has no variant '$2' (use $(kp_variants_or); set --variant or KERNEL_VARIANT)"
+	fi ;;
 	esac
 	KERNEL_SOURCE=$1
 	KERNEL_VARIANT=$2
@@ -53,6 +70,11 @@ kp_select() {
 	ALT_DIR=$FIXES_DIR/alt
 	PERCPU_DIR=$KP_DIR/percpu-mutex
 	[ ! -f "$SOURCE_DIR/percpu-mutex/series" ] || PERCPU_DIR=$SOURCE_DIR/percpu-mutex
+	case " $KP_VARIANTS " in
+	*" percpu-mutex "*) ;;
+	*) PERCPU_DIR=/nonexistent ;;
+	esac
+	RSEQ_BROKEN_DIR=$SOURCE_DIR/rseq-broken
 	case ${KERNEL_ARCH:=x86_64} in
 	x86_64 | arm64) ;;
 	*) die "unknown kernel architecture '$KERNEL_ARCH' (use x86_64 or arm64; set --arch or KERNEL_ARCH)" ;;
@@ -63,6 +85,7 @@ kp_select() {
 	[ ! -f "$SOURCE_DIR/config-fragment" ] || CONFIG_FRAGMENT=$SOURCE_DIR/config-fragment
 	CONFIG_FRAGMENTS=("$CONFIG_FRAGMENT" "$KP_DIR/config-fragment.$KERNEL_ARCH")
 	DEBIAN_PACKAGE=$(kp_version DEBIAN_PACKAGE)
+	DEBIAN_SUITE=$(kp_version DEBIAN_SUITE)
 	PROVEN_DEBIAN_VERSION=$(kp_version PROVEN_DEBIAN_VERSION)
 	PROVEN_KERNEL_VERSION=$(kp_version PROVEN_KERNEL_VERSION)
 	# Any release of the same major.minor is taken if the series applies.
@@ -95,6 +118,117 @@ kp_select() {
 	fi
 }
 
+# A source from a newer Debian suite (VERSION's DEBIAN_SUITE, e.g.
+# trixie-backports for linux-source-7.3) is not installed: apt-get
+# download fetches it with a private configuration under the cache
+# (its own sources list, lists and package cache), so that the user's
+# /etc/apt is never changed, and dpkg-deb unpacks it beside them. The
+# version is the one apt resolves the package to in that suite, never one
+# written in the tree; debian-src/PACKAGE.version names the one fetched
+# last, which the scripts use until build-kernel fetches again.
+
+# kp_mirror: the Debian archive this machine's apt uses for its own
+# release (/etc/apt, one-line or deb822 sources), or $MBB_DEBIAN_MIRROR.
+kp_mirror() {
+	local codename
+	if [ -n "${MBB_DEBIAN_MIRROR:-}" ]; then
+		echo "$MBB_DEBIAN_MIRROR"
+		return 0
+	fi
+	codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+	[ -n "$codename" ] || codename=bookworm
+	cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		/etc/apt/sources.list.d/*.sources 2>/dev/null |
+		awk -v c="$codename" '
+		function flush() { if (u != "" && (" " s " ") ~ (" " c " ")) { print u; exit } u = ""; s = "" }
+		/^[[:space:]]*$/ { flush(); next }
+		/^deb[[:space:]]/ {
+			sub(/\[[^]]*\][[:space:]]*/, "")
+			if ($3 == c) { print $2; exit }
+			next }
+		/^URIs:/ { u = $2 }
+		/^Suites:/ { $1 = ""; s = $0 }
+		END { flush() }' | head -n 1
+}
+
+# kp_apt SUITE PROGRAM ARGS...: apt-get or apt-cache with SUITE's private
+# configuration.
+kp_apt() {
+	local d=$CACHE_ROOT/apt/$1
+	shift
+	"$@" -o Dir::Etc::SourceList="$d/sources.list" -o Dir::Etc::SourceParts="$d/empty" \
+		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts="$d/empty" \
+		-o Dir::State::Lists="$d/lists" -o Dir::Cache="$d/cache" \
+		-o APT::Sandbox::User=root
+}
+
+# kp_apt_update SUITE: write SUITE's sources list (the machine's mirror,
+# Debian's archive keyring) and refresh its lists when they are older
+# than a day or the list changed. Exit 2 with one line when apt cannot.
+kp_apt_update() {
+	local suite=$1 d=$CACHE_ROOT/apt/$1 mirror want keyring
+	local kr=/usr/share/keyrings/debian-archive-keyring.gpg
+	for keyring in apt-get apt-cache dpkg-deb; do
+		command -v "$keyring" >/dev/null 2>&1 || die "$keyring not found: Debian's $suite is reached with apt"
+	done
+	[ -r "$kr" ] || die "$kr not found; install the Debian package debian-archive-keyring"
+	mirror=$(kp_mirror)
+	[ -n "$mirror" ] || die "no Debian mirror for this release found in /etc/apt; set MBB_DEBIAN_MIRROR to one (e.g. http://deb.debian.org/debian)"
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/empty" ||
+		die "cannot write $d; set MBB_KERNEL_CACHE to a writable directory"
+	want="deb [signed-by=$kr] $mirror $suite main"
+	if [ "$(cat "$d/sources.list" 2>/dev/null)" != "$want" ]; then
+		printf '%s\n' "$want" >"$d/sources.list"
+		rm -f "$d/updated"
+	fi
+	if [ -z "$(find "$d/updated" -mmin -1440 2>/dev/null)" ]; then
+		if ! kp_apt "$suite" apt-get -q update >"$d/update.log" 2>&1 ||
+			grep -q '^\(W\|E\): .*\(Failed to fetch\|not signed\|NO_PUBKEY\|does not have a Release\)' "$d/update.log"; then
+			die "apt-get update of $suite from $mirror failed: $(grep -m1 '^\(E\|W\):' "$d/update.log" || tail -n 1 "$d/update.log") (network, or set MBB_DEBIAN_MIRROR)"
+		fi
+		touch "$d/updated"
+	fi
+}
+
+# kp_apt_fetch SUITE PACKAGE[:ARCH] DIR: download the version of PACKAGE
+# that SUITE resolves to and unpack it into DIR (once: DIR/done). Prints
+# the version.
+kp_apt_fetch() {
+	local suite=$1 pkg=$2 dir=$3 ver w
+	ver=$(kp_apt "$suite" apt-cache policy "$pkg" 2>/dev/null | sed -n 's/^ *Candidate: //p' | head -n 1)
+	case $ver in
+	'' | '(none)') die "Debian's $suite has no package $pkg (apt-cache policy $pkg finds no candidate in $CACHE_ROOT/apt/$suite)" ;;
+	esac
+	dir=${dir//@VERSION@/$ver}
+	if [ ! -f "$dir/done" ]; then
+		mkdir -p "$(dirname "$dir")"
+		w=$(mktemp -d "$(dirname "$dir")/.fetch.XXXXXX")
+		if ! (cd "$w" && kp_apt "$suite" apt-get -q download "$pkg=$ver") >"$w.log" 2>&1; then
+			rm -rf "$w"
+			fail "apt-get download $pkg=$ver from $suite failed: $(tail -n 1 "$w.log")"
+		fi
+		mkdir "$w/x"
+		dpkg-deb -x "$w"/*.deb "$w/x" || { rm -rf "$w"; fail "cannot unpack $pkg $ver"; }
+		touch "$w/x/done"
+		rm -rf "$dir" "$w.log"
+		mv "$w/x" "$dir"
+		rm -rf "$w"
+	fi
+	echo "$ver"
+}
+
+# kp_fetch_source: the selected source's package from its suite, when it
+# has one and no MBB_KERNEL_TARBALL is given; then the paths again.
+kp_fetch_source() {
+	local ver
+	[ -n "$DEBIAN_SUITE" ] && [ -z "${MBB_KERNEL_TARBALL:-}" ] || return 0
+	kp_apt_update "$DEBIAN_SUITE"
+	ver=$(kp_apt_fetch "$DEBIAN_SUITE" "$DEBIAN_PACKAGE" \
+		"$CACHE_ROOT/debian-src/$DEBIAN_PACKAGE-@VERSION@")
+	echo "$ver" >"$CACHE_ROOT/debian-src/$DEBIAN_PACKAGE.version"
+	kp_select "$KERNEL_SOURCE" "$KERNEL_VARIANT"
+}
+
 # kp_installed: what the tarball in use is. INSTALLED_VERSION is the
 # Debian version of DEBIAN_PACKAGE when TARBALL is that package's file
 # (empty for a tarball given by MBB_KERNEL_TARBALL), TARBALL_ID names the
@@ -106,10 +240,18 @@ kp_installed() {
 	INSTALLED_VERSION=""
 	TARBALL_ID=""
 	own=$(kp_version TARBALL)
+	if [ -n "$DEBIAN_SUITE" ]; then
+		# Fetched, not installed: the version fetched last, if any.
+		INSTALLED_VERSION=$(cat "$CACHE_ROOT/debian-src/$DEBIAN_PACKAGE.version" 2>/dev/null || true)
+		own=$CACHE_ROOT/debian-src/$DEBIAN_PACKAGE-${INSTALLED_VERSION:-none}/usr/src/$DEBIAN_PACKAGE.tar.xz
+		[ -n "${MBB_KERNEL_TARBALL:-}" ] || TARBALL=$own
+	fi
 	if st=$(stat -L -c '%s %Y' -- "$TARBALL" 2>/dev/null); then
 		TARBALL_ID="$(realpath -- "$TARBALL") $st"
 	fi
-	if [ "$TARBALL" = "$own" ] ||
+	if [ -n "$DEBIAN_SUITE" ]; then
+		[ "$TARBALL" = "$own" ] && [ -r "$TARBALL" ] || INSTALLED_VERSION=""
+	elif [ "$TARBALL" = "$own" ] ||
 		[ "$(realpath -q -- "$TARBALL" || true)" = "$(realpath -q -- "$own" || true)" ]; then
 		INSTALLED_VERSION=$(dpkg-query -W -f='${db:Status-Abbrev}${Version}' \
 			"$DEBIAN_PACKAGE" 2>/dev/null | sed -n 's/^ii *//p' || true)
@@ -198,6 +340,9 @@ all_patches() {
 	if [ -f "$PERCPU_DIR/series" ]; then
 		series_in "$PERCPU_DIR"
 	fi
+	if [ -f "$RSEQ_BROKEN_DIR/series" ]; then
+		series_in "$RSEQ_BROKEN_DIR"
+	fi
 }
 
 # The files of the kernel tree that all_patches change, one per line.
@@ -224,6 +369,9 @@ series_patches() {
 	esac
 	if [ "$KERNEL_VARIANT" = percpu-mutex ] && [ -f "$PERCPU_DIR/series" ]; then
 		series_in "$PERCPU_DIR"
+	fi
+	if [ "$KERNEL_VARIANT" = rseq-broken ] && [ -f "$RSEQ_BROKEN_DIR/series" ]; then
+		series_in "$RSEQ_BROKEN_DIR"
 	fi
 }
 

@@ -8,13 +8,15 @@
 # mechanism no guest could run in one line, each guest's doctor probes,
 # a guest that measured nothing as a skipped row with its reason, the
 # patched kernels' guests (ARCH-fixed, ARCH-unfixed) as columns of their
-# own, what differs between kernels and architectures in sentences, and a
-# guest with doctor only as a doctor line.
+# own, what differs between kernels and architectures in sentences, a
+# guest with doctor only as a doctor line, and guests of two kernel
+# sources (ARCH-SOURCE-KERNEL, vm semantics --source 6.1,7.3) with what
+# differs between the sources said, or that nothing does.
 . "${top_srcdir:-.}/tests/lib.sh"
 src=${top_srcdir:-.}
 
 need_python
-plan 6
+plan 7
 
 "$PY" - "$TMP" "$src" <<'PY'
 import os, sys
@@ -62,6 +64,22 @@ d = os.path.join(tmp, "doconly", "x86_64-unfixed")
 os.makedirs(d)
 open(os.path.join(d, "release"), "w").write("Linux 6.1.192 with the seed series\n")
 table(os.path.join(d, "doctor", "doctor.csv"), "doctor", [dict(probe="lazy-mm", result="affected")])
+# Two sources: on x86_64 stock, 7.3 interrupts a running thread's CPU with
+# mprotect where 6.1 does not, and doctor's rseq-restart differs; the
+# fixed kernels agree on everything.
+for src in ("6.1", "7.3"):
+    for k in ("stock", "fixed"):
+        d = os.path.join(tmp, "srcs", f"x86_64-{src}-{k}")
+        os.makedirs(d)
+        open(os.path.join(d, "release"), "w").write(f"Linux {src}\n")
+        mp = 0.0 if (src, k) == ("6.1", "stock") else 1.0
+        for i in (1, 2):
+            table(os.path.join(d, f"disturb.{i}", "disturb.csv"), "disturb", [
+                storm("mprotect", "self-spin", mp, tlb="1"),
+                storm("membarrier-private-expedited", "self-spin", 1.0)])
+        table(os.path.join(d, "doctor", "doctor.csv"), "doctor", [
+            dict(probe="lazy-mm", result="ok" if k == "fixed" else "affected"),
+            dict(probe="rseq-restart", result="affected" if (src, k) == ("7.3", "stock") else "ok")])
 PY
 ok $? "synthetic guests' folders written from the schema"
 
@@ -100,3 +118,11 @@ ok $? "a guest that measured nothing: a skipped row with its reason"
 	grep -q '^mbbench doctor on x86_64 (unfixed) (Linux 6.1.192 with the seed series): lazy-mm: affected\.$' "$TMP/doconly/semantics.md" &&
 	[ "$(wc -l <"$TMP/doconly/semantics.csv")" -eq 1 ]
 ok $? "the patched kernels' guests: a column each, what differs between kernels and architectures said, a guest with doctor only a line, no rows"
+
+"$PY" -I "$src/analysis/mbtool.py" vm-semantics "$TMP/srcs" x86_64-6.1-stock x86_64-6.1-fixed \
+	x86_64-7.3-stock x86_64-7.3-fixed 2>"$TMP/err" &&
+	sed 's/^/# /' "$TMP/srcs/semantics.md" &&
+	grep -q '^| mechanism | CPU | x86_64 6.1 (stock) | x86_64 6.1 (fixed) | x86_64 7.3 (stock) | x86_64 7.3 (fixed) |$' "$TMP/srcs/semantics.md" &&
+	grep -q '^\*\*What differs between 6.1 and 7.3\.\*\* x86_64 (stock): mprotect (7.3 +1.000, 6.1 +0.000); doctor rseq-restart: 6.1 ok, 7.3 affected\.$' "$TMP/srcs/semantics.md" &&
+	grep -q '^\*\*The same on 6.1 and 7.3:\*\* x86_64 (fixed): ' "$TMP/srcs/semantics.md"
+ok $? "two kernel sources: a column each, what differs between them said per kernel, and where nothing does"

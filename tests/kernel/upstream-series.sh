@@ -4,8 +4,9 @@
 # a cover letter, the fix (0001) and a kselftest (0002). Checked here
 # without building a kernel:
 #
-#   - the cover letter is a [PATCH 0/2] with To: and Cc: and names its
-#     base-commit, and 0001 and 0002 carry no address but the neutral
+#   - the cover letter is a [PATCH v3 0/2] with To: and Cc:, names no
+#     base-commit (the release commit of v7.3 could not be looked up here:
+#     none rather than a wrong one; upstream/README says so), and 0001 and 0002 carry no address but the neutral
 #     From: (which the sender replaces) and lists';
 #   - no patch of the series or of fixes/ carries a Signed-off-by: (a
 #     DCO line is the sender's own to add);
@@ -14,11 +15,14 @@
 #   - the registration-order advice that does not work (path B defeats
 #     registering late, path A through the main thread registering
 #     early) is nowhere in kernel-patch/;
-#   - for each of Debian's linux-source-6.1 and linux-source-6.12 that is
-#     installed: the files the series touches (and checkpatch.pl with its
-#     data files, and kselftest.h) are extracted by name from the tarball
-#     into a git repository, `git am` applies 0001 and 0002, the new test
-#     is in the Makefile's TEST_GEN_PROGS and in .gitignore, that tree's
+#   - for Debian's linux-source-7.3 (the series' base: installed in
+#     /usr/src, or fetched by build-kernel --source 7.3 into the kernel
+#     cache), 6.12 and 6.1, whichever are there: the files the series
+#     touches (and checkpatch.pl with its data files, and kselftest.h) are
+#     extracted by name from the tarball into a git repository, `git am`
+#     applies 0001 and 0002 (on 6.1 and 6.12 0001 alone, the fix as stable
+#     would take it: 0002's Makefile context is 7.3's), the new test is in
+#     the Makefile's TEST_GEN_PROGS and in .gitignore (7.3), that tree's
 #     `scripts/checkpatch.pl --strict --no-tree` passes each patch, and
 #     the selftest compiles against that tree's kselftest.h.
 #
@@ -43,7 +47,18 @@ COVER=$UP/0000-cover-letter.patch
 P1=$UP/0001-sched-membarrier-Update-rq-membarrier_state.patch
 P2=$UP/0002-selftests-membarrier-Test-lazy-mm.patch
 SELFTEST=tools/testing/selftests/membarrier/membarrier_test_global_expedited_lazy.c
-VERSIONS="6.1 6.12"
+VERSIONS="7.3 6.12 6.1"
+# tarball V: linux-source-V.tar.xz in $SRC, or as build-kernel fetched it.
+tarball() {
+	if [ -r "$SRC/linux-source-$1.tar.xz" ]; then
+		echo "$SRC/linux-source-$1.tar.xz"
+		return
+	fi
+	c=${MBB_KERNEL_CACHE:-${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/membarrier-bench}
+	v=$(cat "$c/debian-src/linux-source-$1.version" 2>/dev/null)
+	f=$c/debian-src/linux-source-$1-$v/usr/src/linux-source-$1.tar.xz
+	[ -n "$v" ] && [ -r "$f" ] && echo "$f"
+}
 
 for t in git tar xz perl; do
 	if ! command -v $t >/dev/null 2>&1; then
@@ -53,10 +68,10 @@ for t in git tar xz perl; do
 done
 have=""
 for v in $VERSIONS; do
-	[ -r "$SRC/linux-source-$v.tar.xz" ] && have="$have $v"
+	[ -n "$(tarball "$v")" ] && have="$have $v"
 done
 if [ -z "$have" ]; then
-	echo "1..0 # SKIP neither $SRC/linux-source-6.1.tar.xz nor $SRC/linux-source-6.12.tar.xz (apt-get install linux-source-6.12)"
+	echo "1..0 # SKIP no linux-source-7.3, -6.12 or -6.1 tarball (kernel-patch/build-kernel --source 7.3 fetches 7.3; apt-get install linux-source-6.1)"
 	exit 77
 fi
 # The user's git configuration (hooks, signing, am options) stays out.
@@ -66,14 +81,14 @@ CC=${CC:-gcc}
 cc_ok=0
 command -v "$CC" >/dev/null 2>&1 || cc_ok=1
 
-plan 16
+plan 21
 
 # 1. The cover letter.
-ok "$(head -n 12 "$COVER" | grep -q '^Subject: \[PATCH 0/2\] sched/membarrier: ' &&
+ok "$(head -n 12 "$COVER" | grep -q '^Subject: \[PATCH v3 0/2\] sched/membarrier: ' &&
 	grep -q '^To: .*mathieu.desnoyers@' "$COVER" && grep -q '^Cc: ' "$COVER" &&
 	grep -q 'linux-kselftest@vger.kernel.org' "$COVER" &&
-	grep -q '^Subject: \[PATCH 1/2\] ' "$P1" && grep -q '^Subject: \[PATCH 2/2\] ' "$P2"
-	echo $?)" "cover letter: [PATCH 0/2] sched/membarrier with To: and Cc:; patches 1/2 and 2/2"
+	grep -q '^Subject: \[PATCH v3 1/2\] ' "$P1" && grep -q '^Subject: \[PATCH v3 2/2\] ' "$P2"
+	echo $?)" "cover letter: [PATCH v3 0/2] sched/membarrier with To: and Cc:; patches v3 1/2 and 2/2"
 n=$(grep -c 'to be filled' "$COVER")
 [ "$n" = 0 ] || diag "the cover letter has $n place(s) marked 'to be filled' before it is sent"
 
@@ -93,9 +108,10 @@ grep -l '^Signed-off-by:' "$COVER" "$P1" "$P2" "$FIXES"/*.patch "$FIXES"/alt/*.p
 	2>/dev/null | sed 's/^/# has a Signed-off-by: /' >"$TMP/sob"
 cat "$TMP/sob"
 ok "$([ ! -s "$TMP/sob" ]; echo $?)" "no Signed-off-by: in upstream/ and fixes/ (the sender adds theirs)"
-base=$(sed -n 's/^base-commit: \([0-9a-f]\{40\}\)$/\1/p' "$COVER")
+base=$(sed -n 's/^base-commit: //p' "$COVER")
 diag "base-commit: ${base:-none}"
-ok "$([ -n "$base" ]; echo $?)" "the cover letter names its base-commit"
+ok "$([ -z "$base" ] && grep -q 'no base-commit' "$UP/README"; echo $?)" \
+	"the cover letter names no base-commit it could not look up, and upstream/README says why"
 
 # 4. The registration-order advice that does not work is gone.
 grep -rn -i -E 'register(ing)? GLOBAL_EXPEDITED after|before any thread|Registering while the other threads already run|after the process.s threads exist' \
@@ -130,7 +146,7 @@ extract() {
 	mkdir -p "$TMP/x-$1"
 	t0=$(date +%s)
 	# shellcheck disable=SC2086 # one member name per word
-	tar -C "$TMP/x-$1" -xJf "$SRC/linux-source-$1.tar.xz" $members 2>"$TMP/x-$1.err"
+	tar -C "$TMP/x-$1" -xJf "$(tarball "$1")" $members 2>"$TMP/x-$1.err"
 	echo $? >"$TMP/x-$1.rc"
 	echo "$(echo "$members" | wc -w) files in $(($(date +%s) - t0)) s" >"$TMP/x-$1.time"
 }
@@ -145,14 +161,17 @@ wait $pids
 # check_version V: tests 6-10 on linux-source-V.
 check_version() {
 	v=$1
-	tarball=$SRC/linux-source-$v.tar.xz
+	tarball=$(tarball "$v")
 	top=linux-source-$v
+	# 0002's Makefile context is 7.3's: older trees take the fix alone.
+	am="$P1 $P2"
+	[ "$v" = 7.3 ] || am=$P1
 	tree=$TMP/linux-$v
 	case " $have " in
 	*" $v "*) ;;
 	*)
 		for what in "extract" "git am" "checkpatch 0001" "checkpatch 0002" "selftest compiles"; do
-			skip "$v: $what: $tarball not installed (apt-get install linux-source-$v)"
+			skip "$v: $what: no linux-source-$v tarball (apt-get install linux-source-$v, or for 7.3 kernel-patch/build-kernel --source 7.3)"
 		done
 		return
 		;;
@@ -175,17 +194,24 @@ check_version() {
 	rc=1
 	if [ -d "$tree/.git" ]; then
 		git -C "$tree" -c user.name=test -c user.email=test@localhost \
-			am -q "$P1" "$P2" >"$TMP/am-$v" 2>&1
+			am -q $am >"$TMP/am-$v" 2>&1
 		rc=$?
 		sed "s/^/# /" "$TMP/am-$v"
 		[ $rc = 0 ] || git -C "$tree" am --abort >/dev/null 2>&1
 	fi
-	ok "$([ $rc = 0 ] && [ "$(git -C "$tree" rev-list --count HEAD)" = 3 ] &&
-		sed -n '/^TEST_GEN_PROGS/,/^$/p' "$tree/tools/testing/selftests/membarrier/Makefile" |
-		grep -q 'membarrier_test_global_expedited_lazy$' &&
-		grep -q -x 'membarrier_test_global_expedited_lazy' \
-			"$tree/tools/testing/selftests/membarrier/.gitignore"; echo $?)" \
-		"$v: git am applies 0001 and 0002; the test is in TEST_GEN_PROGS and .gitignore"
+	if [ "$v" = 7.3 ]; then
+		ok "$([ $rc = 0 ] && [ "$(git -C "$tree" rev-list --count HEAD)" = 3 ] &&
+			sed -n '/^TEST_GEN_PROGS/,/^$/p' "$tree/tools/testing/selftests/membarrier/Makefile" |
+			grep -q 'membarrier_test_global_expedited_lazy' &&
+			grep -q -x 'membarrier_test_global_expedited_lazy' \
+				"$tree/tools/testing/selftests/membarrier/.gitignore"; echo $?)" \
+			"$v: git am applies 0001 and 0002; the test is in TEST_GEN_PROGS and .gitignore"
+	else
+		ok "$([ $rc = 0 ] && [ "$(git -C "$tree" rev-list --count HEAD)" = 2 ]; echo $?)" \
+			"$v: git am applies 0001 (the fix, for stable)"
+		# The selftest as 0002 adds it, for the compile below.
+		cp "${top_srcdir:-.}/kernel-patch/selftest/membarrier_global_expedited_lazy.c" "$tree/$SELFTEST" 2>/dev/null
+	fi
 
 	# 8, 9. checkpatch --strict from the same tree, with a sign-off added
 	# for the check only.
