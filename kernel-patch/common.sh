@@ -128,17 +128,18 @@ kp_select() {
 # last, which the scripts use until build-kernel fetches again.
 
 # kp_mirror: the Debian archive this machine's apt uses for its own
-# release (/etc/apt, one-line or deb822 sources), or $MBB_DEBIAN_MIRROR.
+# release (/etc/apt, one-line or deb822 sources; $MBB_APT_ETC for a test),
+# or $MBB_DEBIAN_MIRROR.
 kp_mirror() {
-	local codename
+	local codename etc=${MBB_APT_ETC:-/etc/apt}
 	if [ -n "${MBB_DEBIAN_MIRROR:-}" ]; then
 		echo "$MBB_DEBIAN_MIRROR"
 		return 0
 	fi
 	codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
 	[ -n "$codename" ] || codename=bookworm
-	cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-		/etc/apt/sources.list.d/*.sources 2>/dev/null |
+	cat "$etc/sources.list" "$etc"/sources.list.d/*.list \
+		"$etc"/sources.list.d/*.sources 2>/dev/null |
 		awk -v c="$codename" '
 		function flush() { if (u != "" && (" " s " ") ~ (" " c " ")) { print u; exit } u = ""; s = "" }
 		/^[[:space:]]*$/ { flush(); next }
