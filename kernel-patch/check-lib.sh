@@ -388,6 +388,35 @@ rseq_restart() {
 	[ "${a%% *}" = ok ] && [ "${b%% *}" = affected ]
 }
 
+# 39. Whether an expedited caller waits for another caller's mutex (the
+# fixed guest's serialization group, lock:contention_begin): two caller
+# processes of PRIVATE_EXPEDITED wait on one mutex on every kernel (the
+# global membarrier_ipi_mutex); two of the targeted command, aimed at
+# different CPUs, wait on that same one before 7.0 and on none in 7.3,
+# whose targeted commands take the target CPU's mutex.
+serial_line() { # MECH: "waits mutexes calls_per_s" from serialization.out
+	sed -n "s/^SERIAL mech=$1 rc=0 .*calls_per_s=\([^ ]*\) waits=\([0-9]*\) mutexes=\([0-9]*\) .*/\2 \3 \1/p" \
+		"$r/serialization.out" 2>/dev/null | head -n 1
+}
+serialization_check() {
+	local pe tg
+	grep -E '^(SERIAL|SKIP)' "$r/serialization.out" 2>/dev/null | comment
+	pe=$(serial_line membarrier-private-expedited)
+	tg=$(serial_line membarrier-private-expedited-rseq-cpu)
+	[ -n "$pe" ] && [ -n "$tg" ] || { echo "# no SERIAL lines (did the serialization group run?)"; return 1; }
+	set -- $pe $tg
+	# PRIVATE_EXPEDITED: waits on exactly one mutex, the global one.
+	[ "$1" -ge 1 ] && [ "$2" = 1 ] || { echo "# PRIVATE_EXPEDITED: $1 waits on $2 mutexes (want >= 1 on 1)"; return 1; }
+	case " $KP_VARIANTS " in
+	*" percpu-mutex "*)
+		echo "# $KERNEL_LINE: the targeted command takes the global mutex: $4 waits on $5 mutexes at $6 calls/s"
+		[ "$4" -ge 1 ] && [ "$5" = 1 ] ;;
+	*)
+		echo "# $KERNEL_LINE: the targeted command takes its target CPU's mutex: $4 waits at $6 calls/s (two callers, two CPUs)"
+		[ "$4" = 0 ] && [ "${6%%.*}" -ge 100 ] ;;
+	esac
+}
+
 # 29. mbbench anatomy in the fixed guest (PRIVATE_EXPEDITED, T = 2, 3, 4):
 # a kernel with the csd tracepoints (6.3 and later) gives the delivery of
 # each of the 1 to 3 targets; 6.1 lacks them (and ipi:ipi_send_*), so every

@@ -25,6 +25,16 @@
 #                                    human `mbbench doctor`, ditto
 #   doctor-mprotect                  `mbbench doctor --probe
 #                                    mprotect-barrier --format csv`
+#   serialization                    whether an expedited caller waits
+#                                    for another caller's mutex: two
+#                                    caller processes of `mbbench
+#                                    contend`, each with a spinner of its
+#                                    own, issue PRIVATE_EXPEDITED and the
+#                                    targeted PRIVATE_EXPEDITED_RSEQ
+#                                    (FLAG_CPU, each at its own spinner's
+#                                    CPU) while lock:contention_begin
+#                                    records the mutexes they wait on:
+#                                    SERIAL lines in serialization.out
 #   anatomy                          `mbbench anatomy` of PRIVATE_EXPEDITED
 #                                    at T = 2, 3, 4 (csv in anatomy-out/)
 #   kselftest                        /usr/lib/kselftest/run_kselftest.sh:
@@ -34,7 +44,8 @@
 #                                    check-kernel put them there)
 #
 # With arguments, only the named groups run: ctxsw, selftests, lazy,
-# ipi-check, mbbench, litmus, doctor, mprotect, anatomy, kselftest (check-kernel's
+# ipi-check, mbbench, litmus, doctor, mprotect, serialization, anatomy,
+# kselftest (check-kernel's
 # boot of the unfixed kernel runs "ctxsw lazy litmus doctor kselftest",
 # that of the percpu-mutex kernel "kselftest").
 
@@ -103,6 +114,44 @@ fi
 # arm64: broadcast TLBI, no IPI), as CSV.
 if have_mbbench && want mprotect; then
 	run doctor-mprotect mbbench doctor --probe mprotect-barrier --format csv
+fi
+# The mutex waits of two expedited callers: lock:contention_begin events
+# with the MUTEX flag (bit 5) while mbbench contend runs, the waits counted
+# and the distinct mutexes they were on (hashed addresses). The global
+# membarrier_ipi_mutex shows as one address for both commands; a per-CPU
+# mutex for the targeted one (Linux 7.0+) as none, the two callers
+# aiming at different CPUs.
+serialization() {
+	tr=/sys/kernel/tracing
+	ev=$tr/events/lock/contention_begin
+	if [ ! -d "$ev" ]; then
+		echo "SKIP no lock:contention_begin tracepoint in this kernel"
+		return 0
+	fi
+	echo 0 >"$tr/tracing_on"
+	echo 4096 >"$tr/buffer_size_kb"
+	echo 'flags & 32' >"$ev/filter"
+	echo 1 >"$ev/enable"
+	for m in membarrier-private-expedited membarrier-private-expedited-rseq-cpu; do
+		echo >"$tr/trace"
+		echo 1 >"$tr/tracing_on"
+		mbbench contend --mechanism "$m" --mode processes --callers 2 --spinners 1 \
+			--duration "${SERIAL_SECONDS:-1}" --repeat 1 --format csv \
+			--output "$PWD/serial-$m" >"serial-$m.out" 2>&1
+		crc=$?
+		echo 0 >"$tr/tracing_on"
+		grep 'contention_begin:' "$tr/trace" >"serial-$m.trace"
+		waits=$(wc -l <"serial-$m.trace")
+		locks=$(sed -n 's/.*contention_begin: \([^ ]*\) .*/\1/p' "serial-$m.trace" | sort -u | wc -l)
+		lost=$(grep -c 'LOST' "$tr/trace")
+		rate=$(mbb-csv "serial-$m/contend.csv" aggregate_calls_per_s callers=2 2>/dev/null)
+		echo "SERIAL mech=$m rc=$crc seconds=${SERIAL_SECONDS:-1} calls_per_s=${rate:-none} waits=$waits mutexes=$locks lost=$lost"
+	done
+	echo 0 >"$ev/enable"
+	echo 0 >"$ev/filter"
+}
+if have_mbbench && want serialization; then
+	run serialization serialization
 fi
 if have_mbbench && want anatomy; then
 	run anatomy mbbench anatomy --mechanism membarrier-private-expedited \
