@@ -2,11 +2,13 @@
 /*
  * doctor's probes: what a probe fills in, and the helpers they share
  * (bench/experiments/doctor/doctor-common.c). bench/experiments/doctor/exp-doctor.c runs them; the lazy-mm probe,
- * the longest, is bench/experiments/doctor/doctor-lazy.c.
+ * the longest, is bench/experiments/doctor/doctor-lazy.c; rseq-restart is
+ * bench/experiments/doctor/doctor-rseq.c.
  */
 #ifndef MBB_DOCTOR_H
 #define MBB_DOCTOR_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <hwloc.h>
@@ -70,5 +72,49 @@ void probe_lazy(struct finding *f, struct hostinfo *h);
  * and glibc's and the kernel's rseq facts, for the rseq probe's evidence. */
 void probe_mprotect(struct finding *f, struct hostinfo *h);
 void doctor_rseq_facts(struct finding *f);
+
+/*
+ * rseq-restart (doctor-rseq.c): does PRIVATE_EXPEDITED_RSEQ abort an rseq
+ * critical section running on each target CPU, and with FLAG_CPU only on
+ * the CPU aimed at. What it counts, per target: rounds in which the target
+ * was observed inside an instance of its critical section, and how many of
+ * those instances aborted, without a barrier (ctl), with one to all (all),
+ * with FLAG_CPU aimed at its CPU (aimed) or at another (other).
+ */
+void probe_rseq_restart(struct finding *f, struct hostinfo *h);
+struct rseq_tally {
+	long n, aborted;
+};
+struct rseq_target_tally {
+	int cpu;
+	struct rseq_tally ctl, all, aimed, other;
+};
+/* Judged only with this many rounds of a kind. */
+#define RSEQ_MIN_ROUNDS 20
+/*
+ * Too busy a host to tell: a control aborting more often than this, or
+ * fewer barrier rounds than RSEQ_MIN_INFORMATIVE expected to find the
+ * critical section still running without the barrier (n * (1 - p0)).
+ */
+#define RSEQ_MAX_BACKGROUND 0.95
+#define RSEQ_MIN_INFORMATIVE 10
+/* Aborts per barrier beyond the background: at least RSEQ_RESTARTS is the
+ * promise kept, below RSEQ_MISSED broken, between them cannot tell. */
+#define RSEQ_RESTARTS 0.9
+#define RSEQ_MISSED 0.5
+/*
+ * The share of the instances the background left running that the barrier
+ * aborted, (p - p0) / (1 - p0) with p and p0 the aborted shares with and
+ * without it: 1 when every barrier aborted, 0 when none did beyond the
+ * background. NAN without rounds, or when the control always aborted.
+ */
+double doctor_rseq_excess(struct rseq_tally with, struct rseq_tally ctl);
+/*
+ * The result (RES_*) from n targets' tallies, with the reason; flag_cpu: 1
+ * measured, 0 not, -1 refused. *lowest: the lowest target's excess with a
+ * barrier to all (NAN when none was judged).
+ */
+int doctor_rseq_judge(const struct rseq_target_tally *t, int n, int flag_cpu, double *lowest,
+		      char *reason, size_t len);
 
 #endif

@@ -41,12 +41,12 @@
 
 static const struct col doctor_cols[] = {
 	COL_KEY("probe", COL_STR, "", COL_REQ,
-		"`lazy-mm`, `expedited-serialization`, `register-cost`, `global`, `sync-core`, `rseq`, `mprotect-barrier`, `guest-ipi`"),
+		"`lazy-mm`, `expedited-serialization`, `register-cost`, `global`, `sync-core`, `rseq`, `rseq-restart`, `mprotect-barrier`, `guest-ipi`"),
 	COL_INFO("question", COL_STR, "", 0, "what the probe answers"),
 	COL_STATUS("result", COL_REQ, "`ok`, `affected`, `cannot tell` (with `reason`) or `info`"),
 	COL_STATUS("reason", 0, "the result in a sentence; why it cannot tell"),
 	COL_MEASURE("measure", COL_NUM, "", NONE, NONE, COL_SIGNED,
-		    "the probe's main figure, in `measure_unit`: lazy-mm the lowest IPIs/barrier of the lazy cases (paths A and B) on the lazily held CPU over the first 60 barriers, expedited-serialization two callers' aggregate rate over one caller's, register-cost the registration with one other thread, global the cost of a call; empty when not measured"),
+		    "the probe's main figure, in `measure_unit`: lazy-mm the lowest IPIs/barrier of the lazy cases (paths A and B) on the lazily held CPU over the first 60 barriers, expedited-serialization two callers' aggregate rate over one caller's, register-cost the registration with one other thread, global the cost of a call, rseq-restart the lowest target's aborts per PRIVATE_EXPEDITED_RSEQ barrier beyond the background (1: each barrier restarted the critical section); empty when not measured"),
 	COL_INFO("measure_unit", COL_STR, "", 0, "the unit of `measure` (`ratio`, `ms`, `us/call`, ...)"),
 	COL_INFO("evidence", COL_STR, "", 0, "the numbers behind the result, as text"),
 	COL_INFO("consequence", COL_STR, "", 0, "what it means for a user"),
@@ -387,6 +387,8 @@ static const struct probe probes[] = {
 	{ "global", "Is MEMBARRIER_CMD_GLOBAL available here, a normal or an expedited grace period, and at what cost?", probe_global, 0 },
 	{ "sync-core", "Is MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE available?", probe_sync_core, 0 },
 	{ "rseq", "Is MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ available?", probe_rseq, 0 },
+	{ "rseq-restart", "Does MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ abort an rseq critical section running on each target CPU (and, with MEMBARRIER_CMD_FLAG_CPU, only on the targeted CPU)?", probe_rseq_restart,
+	  MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ },
 	{ "mprotect-barrier", "Does the mprotect trick (a TLB shootdown) interrupt the CPU of a running thread here, as a barrier must?", probe_mprotect, 0 },
 	{ "guest-ipi", "How are IPIs delivered here (guest, PV send-IPI, posted interrupts, haltpoll)?", probe_guest, 0 },
 };
@@ -486,8 +488,8 @@ static int exp_doctor_main(int argc, char **argv)
 		.common = CO_FORMAT | CO_JSON | CO_OUTPUT,
 		.opts = own,
 		.extra_help = "  probes: lazy-mm, expedited-serialization, register-cost, global, sync-core,\n"
-			      "  rseq, guest-ipi. Exit status: 0 none affected, 1 some probe affected,\n"
-			      "  2 bad input.\n",
+			      "  rseq, rseq-restart, mprotect-barrier, guest-ipi. Exit status: 0 none\n"
+			      "  affected, 1 some probe affected, 2 bad input.\n",
 	};
 	struct opts o;
 	struct table t;

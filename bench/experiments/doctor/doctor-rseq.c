@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: MIT
+/*
+ * doctor's rseq-restart probe: does MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ
+ * abort an rseq critical section running on each target CPU, and with
+ * MEMBARRIER_CMD_FLAG_CPU only on the CPU aimed at? Per-CPU allocators
+ * (tcmalloc, per-CPU caches) take a CPU's cache back by this promise: a
+ * barrier that reaches the CPU but leaves a critical section running lets
+ * its commit land on memory the caller already took. Nothing else checks
+ * it, and the rseq rework of Linux 6.19 changed the path.
+ *
+ * Up to 3 target threads, each pinned to a CPU of its own, run critical
+ * sections back to back: a countdown of about 0.25 ms (short, so that
+ * preemption seldom aborts one on a busy host) whose every step stores
+ * the remaining count (so that the caller sees the thread running inside
+ * one), ending in an abort handler that records the abort. Each instance is
+ * numbered and its end (aborted or completed) recorded in a ring. The
+ * caller runs rounds of four kinds, interleaved so that the host's load is
+ * the same for each: it first observes each target running inside an
+ * instance, then issues nothing (the control: aborts from preemption,
+ * migration and signals), a PRIVATE_EXPEDITED_RSEQ barrier, or one with
+ * FLAG_CPU aimed at one target's CPU or at its own, and waits for each
+ * observed instance to end. A target whose thread was not observed inside
+ * an instance in a round takes no part in it, so a starved vCPU costs
+ * rounds, not a wrong answer.
+ *
+ * The critical sections are inline assembly for x86_64 and aarch64; on
+ * other architectures the probe cannot tell. It uses the rseq area glibc
+ * registered (2.35+), or registers its own where glibc did not.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <linux/membarrier.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#if __has_include(<sys/rseq.h>)
+#include <sys/rseq.h>	/* glibc 2.35+: __rseq_offset, __rseq_size (0: not registered) */
+#define HAVE_GLIBC_RSEQ 1
+#endif
+
+#include "doctor.h"
+#include "mech.h"
+#include "util.h"
+
+#ifndef MEMBARRIER_CMD_FLAG_CPU
+#define MEMBARRIER_CMD_FLAG_CPU (1 << 0)
+#endif
+
+/* ---- judging (pure; tests/unit/test-doctor-rseq.c) ----------------------- */
+
+double doctor_rseq_excess(struct rseq_tally with, struct rseq_tally ctl)
+{
+	double p, p0;
+
+	if (with.n <= 0 || ctl.n <= 0)
+		return NAN;
+	p = (double)with.aborted / (double)with.n;
+	p0 = (double)ctl.aborted / (double)ctl.n;
+	if (p0 >= 1)
+		return NAN;
+	return (p - p0) / (1 - p0);
+}
+
+int doctor_rseq_judge(const struct rseq_target_tally *t, int n, int flag_cpu, double *lowest,
+		      char *reason, size_t len)
+{
+	int affected = -1, unsure = -1, partial = -1, cpu_affected = -1, spill = -1, cpu_unjudged = 0;
+	double low = NAN, e, p0, worst_cpu = NAN, worst_spill = NAN, low_ctl = NAN;
+	const char *unsure_why = "";
+
+	*lowest = NAN;
+	if (n <= 0) {
+		snprintf(reason, len, "no target CPU");
+		return RES_CANNOT_TELL;
+	}
+	for (int i = 0; i < n; i++) {
+		if (t[i].ctl.n < RSEQ_MIN_ROUNDS || t[i].all.n < RSEQ_MIN_ROUNDS) {
+			if (unsure < 0) {
+				unsure = i;
+				unsure_why = "observed";
+			}
+			continue;
+		}
+		p0 = (double)t[i].ctl.aborted / (double)t[i].ctl.n;
+		if (p0 > RSEQ_MAX_BACKGROUND || (double)t[i].all.n * (1 - p0) < RSEQ_MIN_INFORMATIVE) {
+			if (unsure < 0) {
+				unsure = i;
+				unsure_why = "busy";
+				low_ctl = p0;
+			}
+			continue;
+		}
+		e = doctor_rseq_excess(t[i].all, t[i].ctl);
+		if (isnan(low) || e < low)
+			low = e;
+		if (e < RSEQ_MISSED && affected < 0)
+			affected = i;
+		else if (e < RSEQ_RESTARTS && partial < 0)
+			partial = i;
+		if (flag_cpu <= 0)
+			continue;
+		if (t[i].aimed.n < RSEQ_MIN_ROUNDS) {
+			cpu_unjudged = 1;
+		} else {
+			e = doctor_rseq_excess(t[i].aimed, t[i].ctl);
+			if (e < RSEQ_MISSED && cpu_affected < 0) {
+				cpu_affected = i;
+				worst_cpu = e;
+			} else if (e < RSEQ_RESTARTS) {
+				cpu_unjudged = 1;
+			}
+		}
+		if (t[i].other.n >= RSEQ_MIN_ROUNDS) {
+			e = doctor_rseq_excess(t[i].other, t[i].ctl);
+			if (e > RSEQ_MISSED && spill < 0) {
+				spill = i;
+				worst_spill = e;
+			}
+		}
+	}
+	*lowest = low;
+	if (affected >= 0) {
+		snprintf(reason, len,
+			 "a PRIVATE_EXPEDITED_RSEQ barrier left the critical section on CPU %d running: %.2f aborts per barrier beyond the background",
+			 t[affected].cpu, doctor_rseq_excess(t[affected].all, t[affected].ctl));
+		return RES_AFFECTED;
+	}
+	if (cpu_affected >= 0) {
+		snprintf(reason, len,
+			 "PRIVATE_EXPEDITED_RSEQ with FLAG_CPU aimed at CPU %d left its critical section running: %.2f aborts per barrier beyond the background",
+			 t[cpu_affected].cpu, worst_cpu);
+		return RES_AFFECTED;
+	}
+	if (spill >= 0) {
+		snprintf(reason, len,
+			 "PRIVATE_EXPEDITED_RSEQ with FLAG_CPU aimed elsewhere restarted the critical section on CPU %d too (%.2f aborts per barrier beyond the background): the flag is not honoured (extra restarts, costly but not incorrect)",
+			 t[spill].cpu, worst_spill);
+		return RES_AFFECTED;
+	}
+	if (unsure >= 0) {
+		if (!strcmp(unsure_why, "busy"))
+			snprintf(reason, len,
+				 "the critical section on CPU %d aborted in %.2f of the rounds without a barrier, leaving too few barriers to judge by (%.0f expected to find it running, %d needed): the host is too busy to tell the barrier's aborts from preemption (rerun when it is quiet)",
+				 t[unsure].cpu, low_ctl, (double)t[unsure].all.n * (1 - low_ctl), RSEQ_MIN_INFORMATIVE);
+		else
+			snprintf(reason, len,
+				 "the thread on CPU %d was observed running inside its critical section in too few rounds (%ld without a barrier, %ld with; %d needed): it did not get its CPU (rerun when the host is quiet)",
+				 t[unsure].cpu, t[unsure].ctl.n, t[unsure].all.n, RSEQ_MIN_ROUNDS);
+		return RES_CANNOT_TELL;
+	}
+	if (partial >= 0) {
+		snprintf(reason, len,
+			 "PRIVATE_EXPEDITED_RSEQ aborted the critical section on CPU %d in only %.2f of the barriers beyond the background: neither each barrier nor none (rerun when the host is quiet)",
+			 t[partial].cpu, doctor_rseq_excess(t[partial].all, t[partial].ctl));
+		return RES_CANNOT_TELL;
+	}
+	snprintf(reason, len,
+		 "every PRIVATE_EXPEDITED_RSEQ barrier aborted the critical section on each target CPU (lowest %.2f per barrier beyond the background)%s",
+		 low,
+		 flag_cpu < 0 ? "; FLAG_CPU not offered" :
+		 flag_cpu == 0 ? "; FLAG_CPU not measured" :
+		 cpu_unjudged ? "; FLAG_CPU not judged on every target (too few rounds)" :
+				"; with FLAG_CPU only the CPU aimed at");
+	return RES_OK;
+}
+
+/* ---- the critical section ------------------------------------------------ */
+
+#if defined(__x86_64__) || (defined(__aarch64__) && defined(__LP64__))
+#define RS_HAVE_CS 1
+#endif
+
+/* The signature the kernel finds in the 4 bytes before the abort handler:
+ * glibc's, since its registration names it. */
+#if defined(__x86_64__)
+#define RS_SIG 0x53053053	/* in "ud1 0x53053053(%rip), %edi" */
+#elif defined(__aarch64__) && defined(__AARCH64EB__)
+#define RS_SIG 0x00bc28d4	/* "brk #0x45e0", read as big-endian data */
+#elif defined(__aarch64__)
+#define RS_SIG 0xd428bc00	/* "brk #0x45e0" */
+#else
+#define RS_SIG 0
+#endif
+#if defined(RS_HAVE_CS) && defined(RSEQ_SIG)
+_Static_assert(RSEQ_SIG == RS_SIG, "the abort signature differs from glibc's RSEQ_SIG");
+#endif
+#define RS_STR_(x) #x
+#define RS_STR(x) RS_STR_(x)
+
+/*
+ * One critical section: arm it (the descriptor's address into the area's
+ * rseq_cs), count down from count storing each value to *spin, and return
+ * 0 at the end, or 1 where the kernel aborted it. Not inlined: each call
+ * runs the one copy its descriptor names.
+ */
+__attribute__((noinline)) static int rs_cs(uint64_t *rseq_cs, unsigned long count,
+					   unsigned long *spin)
+{
+	int aborted = 0;
+
+#if defined(__x86_64__)
+	__asm__ __volatile__(
+		".pushsection __rseq_cs, \"aw\"\n\t"
+		".balign 32\n\t"
+		"3:\n\t"
+		".long 0, 0\n\t"			/* version, flags */
+		".quad 1f, 2f - 1f, 4f\n\t"		/* start, post-commit offset, abort */
+		".popsection\n\t"
+		"leaq 3b(%%rip), %%rax\n\t"
+		"movq %%rax, (%[cs])\n\t"
+		"1:\n\t"
+		"movq %[n], (%[spin])\n\t"
+		"decq %[n]\n\t"
+		"jnz 1b\n\t"
+		"2:\n\t"
+		"jmp 5f\n\t"
+		".byte 0x0f, 0xb9, 0x3d\n\t"		/* ud1 <sig>(%rip), %edi */
+		".long " RS_STR(RS_SIG) "\n\t"
+		"4:\n\t"
+		"movl $1, %[ab]\n\t"
+		"5:\n\t"
+		: [n] "+r"(count), [ab] "+r"(aborted)
+		: [cs] "r"(rseq_cs), [spin] "r"(spin)
+		: "rax", "memory", "cc");
+#elif defined(RS_HAVE_CS)	/* aarch64 */
+	unsigned long tmp;
+
+	__asm__ __volatile__(
+		".pushsection __rseq_cs, \"aw\"\n\t"
+		".balign 32\n\t"
+		"3:\n\t"
+		".long 0, 0\n\t"
+		".quad 1f, 2f - 1f, 4f\n\t"
+		".popsection\n\t"
+		"adrp %[tmp], 3b\n\t"
+		"add %[tmp], %[tmp], :lo12:3b\n\t"
+		"str %[tmp], [%[cs]]\n\t"
+		"1:\n\t"
+		"str %[n], [%[spin]]\n\t"
+		"subs %[n], %[n], #1\n\t"
+		"b.ne 1b\n\t"
+		"2:\n\t"
+		"b 5f\n\t"
+		".inst 0xd428bc00\n\t"			/* brk #0x45e0: the signature */
+		"4:\n\t"
+		"mov %w[ab], #1\n\t"
+		"5:\n\t"
+		: [n] "+r"(count), [ab] "+r"(aborted), [tmp] "=&r"(tmp)
+		: [cs] "r"(rseq_cs), [spin] "r"(spin)
+		: "memory", "cc");
+#else
+	(void)rseq_cs;
+	(void)count;
+	(void)spin;
+#endif
+	return aborted;
+}
+
+/* The thread pointer glibc's __rseq_offset is relative to. */
+static inline char *rs_thread_pointer(void)
+{
+	char *tp = NULL;
+
+#if defined(__x86_64__)
+	__asm__("movq %%fs:0, %0" : "=r"(tp));
+#elif defined(__aarch64__)
+	__asm__("mrs %0, tpidr_el0" : "=r"(tp));
+#endif
+	return tp;
+}
+
+/* ---- the target threads --------------------------------------------------- */
+
+#define RS_TARGETS 3
+#define RS_RING 64
+#define RS_CS_S 250e-6		/* one critical section: about 0.25 ms */
+#define RS_BUDGET_S 1.5		/* the rounds stop after this */
+#define RS_OBSERVE_S 0.005	/* a target not seen running within it sits out the round */
+#define RS_END_S 0.05		/* nor one whose instance has not ended within it */
+
+/* The kernel's struct rseq as registered by the probe (the original 32 bytes). */
+struct rs_area {
+	uint32_t cpu_id_start, cpu_id;
+	uint64_t rseq_cs;
+	uint32_t flags, pad[3];
+} __attribute__((aligned(32)));
+
+struct rs_target {
+	int cpu;
+	pthread_t th;
+	_Atomic int ready;		/* 1 running its critical sections; -1 failed (why) */
+	_Atomic int *stop;
+	char why[160];
+	int own;			/* registered its own rseq area */
+	unsigned long count;		/* one critical section's countdown */
+	/* the countdown, stored at every step (asm): a line of its own */
+	unsigned long spin __attribute__((aligned(64)));
+	_Atomic uint64_t seq __attribute__((aligned(64)));	/* the instance being run */
+	_Atomic uint64_t ring[RS_RING];	/* each ended instance: seq << 1 | aborted */
+	_Atomic long aborts, completed;
+	struct rseq_target_tally tally __attribute__((aligned(64)));
+} __attribute__((aligned(64)));
+
+static __thread struct rs_area rs_own;
+
+/* The rseq_cs word of this thread's area: glibc's, or one registered here. */
+static uint64_t *rs_attach(struct rs_target *t)
+{
+#ifdef HAVE_GLIBC_RSEQ
+	if (__rseq_size > 0) {
+		struct rs_area *a = (struct rs_area *)(void *)(rs_thread_pointer() + __rseq_offset);
+
+		if ((int32_t)__atomic_load_n(&a->cpu_id, __ATOMIC_RELAXED) >= 0)
+			return &a->rseq_cs;
+	}
+#endif
+#ifdef SYS_rseq
+	if (syscall(SYS_rseq, &rs_own, sizeof(rs_own), 0, RS_SIG) == 0) {
+		t->own = 1;
+		return &rs_own.rseq_cs;
+	}
+	snprintf(t->why, sizeof(t->why), "rseq is unavailable: the rseq system call failed (%s)%s",
+		 strerror(errno), errno == ENOSYS ? ": a kernel without CONFIG_RSEQ" : "");
+#else
+	snprintf(t->why, sizeof(t->why), "rseq: no system call number in these headers");
+#endif
+	return NULL;
+}
+
+static void *rs_target_main(void *arg)
+{
+	struct rs_target *t = arg;
+	double best = 0;
+	uint64_t *cs;
+	int done = 0;
+
+	if (doctor_pin_to(t->cpu)) {
+		snprintf(t->why, sizeof(t->why), "cannot pin a thread to CPU %d: %s", t->cpu, strerror(errno));
+		atomic_store(&t->ready, -1);
+		return NULL;
+	}
+	cs = rs_attach(t);
+	if (!cs) {
+		atomic_store(&t->ready, -1);
+		return NULL;
+	}
+	/* The countdown of RS_CS_S from the fastest of 3 uninterrupted runs. */
+	for (int i = 0; i < 200 && done < 3; i++) {
+		const unsigned long n = 1UL << 16;
+		double t0 = doctor_now_s(), dt;
+
+		if (rs_cs(cs, n, &t->spin))
+			continue;
+		dt = doctor_now_s() - t0;
+		if (!done++ || dt < best)
+			best = dt;
+	}
+	__atomic_store_n(cs, 0, __ATOMIC_RELAXED);
+	if (!done) {
+		snprintf(t->why, sizeof(t->why),
+			 "the critical section on CPU %d never completed in 200 tries (each aborted)", t->cpu);
+		atomic_store(&t->ready, -1);
+		goto out;
+	}
+	t->count = (unsigned long)(RS_CS_S / best * (double)(1UL << 16));
+	if (t->count < 1000)
+		t->count = 1000;
+	atomic_store(&t->ready, 1);
+	for (uint64_t s = 1; !atomic_load_explicit(t->stop, memory_order_relaxed); s++) {
+		int ab;
+
+		atomic_store_explicit(&t->seq, s, memory_order_release);
+		ab = rs_cs(cs, t->count, &t->spin);
+		__atomic_store_n(&t->spin, 0, __ATOMIC_RELEASE);
+		atomic_store_explicit(&t->ring[s % RS_RING], s << 1 | (uint64_t)ab, memory_order_release);
+		atomic_fetch_add_explicit(ab ? &t->aborts : &t->completed, 1, memory_order_relaxed);
+	}
+	__atomic_store_n(cs, 0, __ATOMIC_RELAXED);
+out:
+#ifdef SYS_rseq
+	if (t->own)
+		syscall(SYS_rseq, &rs_own, sizeof(rs_own), 1 /* RSEQ_FLAG_UNREGISTER */, RS_SIG);
+#endif
+	return NULL;
+}
+
+/* ---- the caller's rounds -------------------------------------------------- */
+
+enum { RS_CTL, RS_ALL, RS_CPU };
+
+/*
+ * Sees target t running inside an instance: its countdown moves while its
+ * instance number stays. The instance, or 0.
+ */
+static uint64_t rs_observe(struct rs_target *t, double until)
+{
+	while (doctor_now_s() < until) {
+		uint64_t s = atomic_load_explicit(&t->seq, memory_order_acquire);
+		unsigned long v = __atomic_load_n(&t->spin, __ATOMIC_ACQUIRE), w;
+
+		if (!v)
+			continue;
+		for (int i = 0; i < 100000; i++) {
+			w = __atomic_load_n(&t->spin, __ATOMIC_ACQUIRE);
+			if (w != v)
+				break;
+		}
+		if (w && w != v && atomic_load_explicit(&t->seq, memory_order_acquire) == s)
+			return s;
+	}
+	return 0;
+}
+
+/* How instance s of t ended: 1 aborted, 0 completed, -1 not seen to end. */
+static int rs_outcome(struct rs_target *t, uint64_t s, double until)
+{
+	for (;;) {
+		uint64_t r = atomic_load_explicit(&t->ring[s % RS_RING], memory_order_acquire);
+
+		if (r >> 1 == s)
+			return (int)(r & 1);
+		if (r >> 1 > s || doctor_now_s() > until)
+			return -1;
+	}
+}
+
+struct rs_run {
+	struct rs_target *t;
+	int n, caller_cpu, flag_cpu;	/* flag_cpu: 1 works, -1 refused */
+	long rounds[3];
+	char err[160];
+};
+
+/* One round of kind k (RS_CPU: aimed at cpu). 0, or -1 when a barrier failed. */
+static int rs_round(struct rs_run *r, int k, int cpu)
+{
+	uint64_t s[RS_TARGETS] = { 0 };
+	double until = doctor_now_s() + RS_OBSERVE_S;
+	int ret = 0;
+
+	for (int i = 0; i < r->n; i++)
+		s[i] = rs_observe(&r->t[i], until);
+	/* Still the same instance, and still inside it. */
+	for (int i = 0; i < r->n; i++)
+		if (s[i] && (atomic_load(&r->t[i].seq) != s[i] || !__atomic_load_n(&r->t[i].spin, __ATOMIC_ACQUIRE)))
+			s[i] = 0;
+	if (k == RS_ALL)
+		ret = sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ, 0, 0);
+	else if (k == RS_CPU)
+		ret = sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ, MEMBARRIER_CMD_FLAG_CPU, cpu);
+	if (ret) {
+		if (k == RS_CPU && errno == EINVAL && r->flag_cpu == 0) {
+			r->flag_cpu = -1;
+			return 0;
+		}
+		snprintf(r->err, sizeof(r->err), "MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ%s: %s",
+			 k == RS_CPU ? " with FLAG_CPU" : "", strerror(errno));
+		return -1;
+	}
+	if (k == RS_CPU)
+		r->flag_cpu = 1;
+	r->rounds[k]++;
+	until = doctor_now_s() + RS_END_S;
+	for (int i = 0; i < r->n; i++) {
+		struct rseq_target_tally *y = &r->t[i].tally;
+		struct rseq_tally *c;
+		int o;
+
+		if (!s[i] || (o = rs_outcome(&r->t[i], s[i], until)) < 0)
+			continue;
+		c = k == RS_CTL ? &y->ctl : k == RS_ALL ? &y->all : cpu == r->t[i].cpu ? &y->aimed : &y->other;
+		c->n++;
+		c->aborted += o;
+	}
+	return 0;
+}
+
+/* Rounds, interleaved (control, all, FLAG_CPU, all), until each kind has its
+ * count or the budget is spent. */
+static void rs_rounds(struct rs_run *r)
+{
+	static const int cycle[] = { RS_CTL, RS_ALL, RS_CPU, RS_ALL };
+	const long want[3] = { 100, 200, 40L * (r->n + 1) };
+	double end = doctor_now_s() + RS_BUDGET_S;
+	int aim = 0;
+
+	for (long i = 0; doctor_now_s() < end; i++) {
+		int k = cycle[i % 4], cpu = -1;
+
+		if (r->rounds[RS_CTL] >= want[RS_CTL] && r->rounds[RS_ALL] >= want[RS_ALL] &&
+		    (r->flag_cpu < 0 || r->rounds[RS_CPU] >= want[RS_CPU]))
+			break;
+		if (r->rounds[k] >= want[k] || (k == RS_CPU && r->flag_cpu < 0))
+			continue;
+		if (k == RS_CPU) {
+			/* Each target's CPU in turn, then the caller's own. */
+			cpu = aim < r->n ? r->t[aim].cpu : r->caller_cpu;
+			aim = (aim + 1) % (r->n + 1);
+		}
+		if (rs_round(r, k, cpu))
+			return;
+	}
+}
+
+static const char *rs_tally_say(char *buf, size_t len, struct rseq_tally c)
+{
+	if (c.n)
+		snprintf(buf, len, "%ld/%ld aborted (%.3f)", c.aborted, c.n, (double)c.aborted / (double)c.n);
+	else
+		snprintf(buf, len, "no rounds");
+	return buf;
+}
+
+void probe_rseq_restart(struct finding *f, struct hostinfo *h)
+{
+	long mask = membarrier_query();
+	struct rs_target *t = NULL;
+	struct rs_run r = { 0 };
+	_Atomic int stop = 0;
+	cpu_set_t saved;
+	int cpus[RS_TARGETS + 1], ncpu = 0, started = 0;
+	double t0 = doctor_now_s();
+
+	(void)h;
+	f->measure = NAN;
+	f->unit = "aborts/barrier";
+	f->consequence = "a per-CPU allocator (tcmalloc, a per-CPU cache) takes a CPU's cache back by this barrier: a critical section left running commits into memory the caller already took, which corrupts the cache (tcmalloc crashed after the Linux 6.19 rseq rework)";
+	f->workaround = "where affected: disable the per-CPU caches (tcmalloc: TCMALLOC_PER_CPU_CACHES=0 or its rseq off switch; glibc: GLIBC_TUNABLES=glibc.pthread.rseq=0 for programs that only read the CPU number) until the kernel is fixed";
+	f->fix = "MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ needs Linux 5.10 (with FLAG_CPU) and CONFIG_RSEQ; a kernel where it restarts nothing needs the rseq fix of its series";
+	f->reference = "membarrier(2), rseq(2); kernel/sched/membarrier.c ipi_rseq(); the rseq rework of Linux 6.19 and tcmalloc's per-CPU caches";
+	if (mask < 0 || !(mask & MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ)) {
+		f->result = RES_CANNOT_TELL;
+		snprintf(f->reason, sizeof(f->reason),
+			 "MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ is not offered here (QUERY): nothing to check");
+		return;
+	}
+#ifndef RS_HAVE_CS
+	f->result = RES_CANNOT_TELL;
+	snprintf(f->reason, sizeof(f->reason), "no rseq critical section for this architecture");
+	return;
+#endif
+	if (sched_getaffinity(0, sizeof(saved), &saved))
+		fail("sched_getaffinity: %s", strerror(errno));
+	for (int c = 0; c < CPU_SETSIZE && ncpu < RS_TARGETS + 1; c++)
+		if (CPU_ISSET(c, &saved))
+			cpus[ncpu++] = c;
+	if (ncpu < 2) {
+		f->result = RES_CANNOT_TELL;
+		snprintf(f->reason, sizeof(f->reason),
+			 "needs two CPUs (a caller and a target on another): %d allowed here", ncpu);
+		return;
+	}
+	if (sys_membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ, 0, 0)) {
+		f->result = RES_CANNOT_TELL;
+		snprintf(f->reason, sizeof(f->reason), "MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ: %s",
+			 strerror(errno));
+		return;
+	}
+	r.caller_cpu = cpus[0];
+	r.n = ncpu - 1;
+	t = xcalloc((size_t)r.n, sizeof(*t));
+	if (doctor_pin_to(r.caller_cpu))
+		fail("cannot pin to CPU %d: %s", r.caller_cpu, strerror(errno));
+	for (int i = 0; i < r.n; i++) {
+		t[i].cpu = cpus[i + 1];
+		t[i].tally.cpu = t[i].cpu;
+		t[i].stop = &stop;
+		if (pthread_create(&t[i].th, NULL, rs_target_main, &t[i])) {
+			snprintf(t[i].why, sizeof(t[i].why), "cannot start a thread");
+			atomic_store(&t[i].ready, -1);
+			break;
+		}
+		started++;
+	}
+	r.t = t;
+	for (int i = 0; i < started; i++)
+		while (!atomic_load(&t[i].ready) && doctor_now_s() - t0 < 5)
+			doctor_sleep_ms(1);
+	for (int i = 0; i < r.n; i++)
+		if (atomic_load(&t[i].ready) != 1) {
+			f->result = RES_CANNOT_TELL;
+			snprintf(f->reason, sizeof(f->reason), "%s",
+				 t[i].why[0] ? t[i].why : "a target thread did not start its critical sections within 5 s");
+			goto out;
+		}
+	rs_rounds(&r);
+
+#ifdef HAVE_GLIBC_RSEQ
+	if (t[0].own)
+		doctor_say(f->evidence, "rseq areas registered by the probe (glibc did not register: __rseq_size 0)");
+	else
+		doctor_say(f->evidence, "glibc's rseq areas (__rseq_offset %ld, __rseq_size %u)", (long)__rseq_offset,
+			   __rseq_size);
+#else
+	doctor_say(f->evidence, "rseq areas registered by the probe (a C library before glibc 2.35)");
+#endif
+	doctor_say(f->evidence, "; caller on CPU %d, %d target%s; each critical section a countdown of about %.2f ms; rounds: %ld control, %ld barriers, %ld with FLAG_CPU (%s), in %.2f s",
+		   r.caller_cpu, r.n, r.n == 1 ? "" : "s", RS_CS_S * 1e3, r.rounds[RS_CTL], r.rounds[RS_ALL],
+		   r.rounds[RS_CPU], r.flag_cpu > 0 ? "aimed at each target's CPU and the caller's in turn" :
+				     r.flag_cpu < 0 ? "refused: EINVAL" : "not run",
+		   doctor_now_s() - t0);
+	for (int i = 0; i < r.n; i++) {
+		struct rseq_target_tally *y = &t[i].tally;
+		char a[64], b[64], c[64], d[64];
+
+		doctor_say(f->evidence, "; CPU %d (countdown %lu): without a barrier %s, PRIVATE_EXPEDITED_RSEQ %s = %.3f per barrier beyond the background",
+			   t[i].cpu, t[i].count, rs_tally_say(a, sizeof(a), y->ctl), rs_tally_say(b, sizeof(b), y->all),
+			   doctor_rseq_excess(y->all, y->ctl));
+		if (r.flag_cpu > 0)
+			doctor_say(f->evidence, ", FLAG_CPU aimed there %s, aimed elsewhere %s",
+				   rs_tally_say(c, sizeof(c), y->aimed), rs_tally_say(d, sizeof(d), y->other));
+	}
+	if (r.err[0]) {
+		f->result = RES_CANNOT_TELL;
+		snprintf(f->reason, sizeof(f->reason), "%s", r.err);
+		goto out;
+	}
+	{
+		struct rseq_target_tally y[RS_TARGETS];
+
+		for (int i = 0; i < r.n; i++)
+			y[i] = t[i].tally;
+		f->result = doctor_rseq_judge(y, r.n, r.flag_cpu, &f->measure, f->reason, sizeof(f->reason));
+	}
+out:
+	atomic_store(&stop, 1);
+	for (int i = 0; i < started; i++)
+		pthread_join(t[i].th, NULL);
+	free(t);
+	sched_setaffinity(0, sizeof(saved), &saved);
+}
