@@ -35,6 +35,11 @@
 #                                    CPU) while lock:contention_begin
 #                                    records the mutexes they wait on:
 #                                    SERIAL lines in serialization.out
+#   doctor-rseq                      `mbbench doctor --probe rseq-restart
+#                                    --format csv`: whether
+#                                    PRIVATE_EXPEDITED_RSEQ (and with
+#                                    FLAG_CPU) aborts an rseq critical
+#                                    section running on each target CPU
 #   anatomy                          `mbbench anatomy` of PRIVATE_EXPEDITED
 #                                    at T = 2, 3, 4 (csv in anatomy-out/)
 #   kselftest                        /usr/lib/kselftest/run_kselftest.sh:
@@ -44,10 +49,10 @@
 #                                    check-kernel put them there)
 #
 # With arguments, only the named groups run: ctxsw, selftests, lazy,
-# ipi-check, mbbench, litmus, doctor, mprotect, serialization, anatomy,
-# kselftest (check-kernel's
-# boot of the unfixed kernel runs "ctxsw lazy litmus doctor kselftest",
-# that of the percpu-mutex kernel "kselftest").
+# ipi-check, mbbench, litmus, doctor, mprotect, rseq, serialization,
+# anatomy, kselftest (check-kernel's boot of the unfixed kernel runs "ctxsw
+# lazy litmus doctor kselftest", that of the percpu-mutex kernel
+# "kselftest", that of the rseq-broken one "rseq").
 
 run() {
 	name=$1
@@ -114,6 +119,14 @@ fi
 # arm64: broadcast TLBI, no IPI), as CSV.
 if have_mbbench && want mprotect; then
 	run doctor-mprotect mbbench doctor --probe mprotect-barrier --format csv
+fi
+# doctor's rseq-restart probe alone: whether a PRIVATE_EXPEDITED_RSEQ
+# barrier restarts an rseq critical section running on each other CPU
+# (with FLAG_CPU only on the CPU aimed at), as CSV. It only counts barriers
+# issued while a target was seen running inside its critical section, so a
+# starved vCPU costs rounds and at worst reads "cannot tell".
+if have_mbbench && want rseq; then
+	run doctor-rseq mbbench doctor --probe rseq-restart --format csv
 fi
 # The mutex waits of two expedited callers: lock:contention_begin events
 # with the MUTEX flag (bit 5) while mbbench contend runs, the waits counted
