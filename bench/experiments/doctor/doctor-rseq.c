@@ -443,14 +443,19 @@ static int rs_round(struct rs_run *r, int k, int cpu)
 {
 	uint64_t s[RS_TARGETS] = { 0 };
 	double until = doctor_now_s() + RS_OBSERVE_S;
-	int ret = 0;
+	int ret = 0, seen = 0;
 
 	for (int i = 0; i < r->n; i++)
 		s[i] = rs_observe(&r->t[i], until);
 	/* Still the same instance, and still inside it. */
-	for (int i = 0; i < r->n; i++)
+	for (int i = 0; i < r->n; i++) {
 		if (s[i] && (atomic_load(&r->t[i].seq) != s[i] || !__atomic_load_n(&r->t[i].spin, __ATOMIC_ACQUIRE)))
 			s[i] = 0;
+		seen += s[i] != 0;
+	}
+	/* No target running inside a section: not a round. */
+	if (!seen)
+		return 0;
 	if (k == RS_ALL)
 		ret = sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ, 0, 0);
 	else if (k == RS_CPU)
@@ -601,7 +606,7 @@ void probe_rseq_restart(struct finding *f, struct hostinfo *h)
 #else
 	doctor_say(f->evidence, "rseq areas registered by the probe (a C library before glibc 2.35)");
 #endif
-	doctor_say(f->evidence, "; caller on CPU %d, %d target%s; each critical section a countdown of about %.2f ms; rounds: %ld control, %ld barriers, %ld with FLAG_CPU (%s), in %.2f s",
+	doctor_say(f->evidence, "; caller on CPU %d, %d target%s; each critical section a countdown of about %.2f ms; rounds with a target seen inside its section: %ld control, %ld barriers, %ld with FLAG_CPU (%s), in %.2f s",
 		   r.caller_cpu, r.n, r.n == 1 ? "" : "s", RS_CS_S * 1e3, r.rounds[RS_CTL], r.rounds[RS_ALL],
 		   r.rounds[RS_CPU], r.flag_cpu > 0 ? "aimed at each target's CPU and the caller's in turn" :
 				     r.flag_cpu < 0 ? "refused: EINVAL" : "not run",

@@ -90,7 +90,7 @@ struct rseq_target_tally {
 	struct rseq_tally ctl, all, aimed, other;
 };
 /* Judged only with this many rounds of a kind. */
-#define RSEQ_MIN_ROUNDS 20
+#define RSEQ_MIN_ROUNDS 10
 /*
  * Too busy a host to tell: a control aborting more often than this, or
  * fewer barrier rounds than RSEQ_MIN_INFORMATIVE expected to find the
