@@ -369,6 +369,9 @@ static void *rs_target_main(void *arg)
 		atomic_store(&t->ready, -1);
 		goto out;
 	}
+	/* A clock too coarse to time 2^16 steps reads 0: take 1 ns a step. */
+	if (best < 65536e-9)
+		best = 65536e-9;
 	t->count = (unsigned long)(RS_CS_S / best * (double)(1UL << 16));
 	if (t->count < 1000)
 		t->count = 1000;
