@@ -9,19 +9,20 @@
  * it, and the rseq rework of Linux 6.19 changed the path.
  *
  * Up to 3 target threads, each pinned to a CPU of its own, run critical
- * sections back to back: a countdown of about 0.25 ms (short, so that
- * preemption seldom aborts one on a busy host) whose every step stores
- * the remaining count (so that the caller sees the thread running inside
- * one), ending in an abort handler that records the abort. Each instance is
- * numbered and its end (aborted or completed) recorded in a ring. The
- * caller runs rounds of four kinds, interleaved so that the host's load is
- * the same for each: it first observes each target running inside an
- * instance, then issues nothing (the control: aborts from preemption,
- * migration and signals), a PRIVATE_EXPEDITED_RSEQ barrier, or one with
- * FLAG_CPU aimed at one target's CPU or at its own, and waits for each
- * observed instance to end. A target whose thread was not observed inside
- * an instance in a round takes no part in it, so a starved vCPU costs
- * rounds, not a wrong answer.
+ * sections back to back, one target at a time (the others sleep, so that a
+ * guest's idle vCPUs leave the host's CPUs to the two that are measured): a
+ * countdown of about 0.25 ms (short, so that preemption seldom aborts one
+ * on a busy host) whose every step stores the remaining count (so that the
+ * caller sees the thread running inside one), ending in an abort handler
+ * that records the abort. Each instance is numbered and its end (aborted
+ * or completed) recorded in a ring. The caller runs rounds of four kinds,
+ * interleaved so that the host's load is the same for each: it sees the
+ * target running inside an instance, then issues nothing (the control:
+ * aborts from preemption, migration and signals), a PRIVATE_EXPEDITED_RSEQ
+ * barrier, or one with FLAG_CPU aimed at the target's CPU or elsewhere,
+ * and waits for the instance to end. A round counts only if the instance
+ * had not completed when the barrier returned, so a vCPU that starved
+ * between the look and the barrier costs rounds, not a wrong answer.
  *
  * The critical sections are inline assembly for x86_64 and aarch64; on
  * other architectures the probe cannot tell. It uses the rseq area glibc
@@ -281,7 +282,8 @@ static inline char *rs_thread_pointer(void)
 #define RS_TARGETS 3
 #define RS_RING 64
 #define RS_CS_S 250e-6		/* one critical section: about 0.25 ms */
-#define RS_BUDGET_S 1.5		/* the rounds stop after this */
+#define RS_BUDGET_S 1.5		/* the rounds stop after this once each target can be judged */
+#define RS_MAX_S 8.0		/* and after this in any case (a starved guest) */
 #define RS_OBSERVE_S 0.005	/* a target not seen running within it sits out the round */
 #define RS_END_S 0.05		/* nor one whose instance has not ended within it */
 
@@ -296,6 +298,7 @@ struct rs_target {
 	int cpu;
 	pthread_t th;
 	_Atomic int ready;		/* 1 running its critical sections; -1 failed (why) */
+	_Atomic int active;		/* runs sections only while set, else sleeps */
 	_Atomic int *stop;
 	char why[160];
 	int own;			/* registered its own rseq area */
@@ -369,9 +372,10 @@ static void *rs_target_main(void *arg)
 		atomic_store(&t->ready, -1);
 		goto out;
 	}
-	/* A clock too coarse to time 2^16 steps reads 0: take 1 ns a step. */
-	if (best < 65536e-9)
-		best = 65536e-9;
+	/* A clock too coarse to time 2^16 steps reads 0: take 1 us for them
+	 * (0.015 ns a step, faster than any CPU: the shortest section). */
+	if (best < 1e-6)
+		best = 1e-6;
 	t->count = (unsigned long)(RS_CS_S / best * (double)(1UL << 16));
 	if (t->count < 1000)
 		t->count = 1000;
@@ -379,6 +383,11 @@ static void *rs_target_main(void *arg)
 	for (uint64_t s = 1; !atomic_load_explicit(t->stop, memory_order_relaxed); s++) {
 		int ab;
 
+		/* Idle while another target is measured: its vCPU halts and
+		 * leaves the host CPU to the caller's and the active one's. */
+		while (!atomic_load_explicit(&t->active, memory_order_acquire) &&
+		       !atomic_load_explicit(t->stop, memory_order_relaxed))
+			doctor_sleep_ms(1);
 		atomic_store_explicit(&t->seq, s, memory_order_release);
 		ab = rs_cs(cs, t->count, &t->spin);
 		__atomic_store_n(&t->spin, 0, __ATOMIC_RELEASE);
@@ -441,23 +450,23 @@ struct rs_run {
 	char err[160];
 };
 
-/* One round of kind k (RS_CPU: aimed at cpu). 0, or -1 when a barrier failed. */
-static int rs_round(struct rs_run *r, int k, int cpu)
+/*
+ * One round of kind k (RS_CPU: aimed at cpu) on target a: 0, or -1 when a
+ * barrier failed. The round counts only when the target was seen running
+ * inside instance s before the barrier and s had not completed when the
+ * barrier returned (the kernel has run ipi_rseq on each CPU by then): so s
+ * was running when the IPI came, whatever the caller's or the target's
+ * vCPU did in between. An instance that completed first says nothing.
+ */
+static int rs_round(struct rs_run *r, int a, int k, int cpu)
 {
-	uint64_t s[RS_TARGETS] = { 0 };
-	double until = doctor_now_s() + RS_OBSERVE_S;
-	int ret = 0, seen = 0;
+	struct rs_target *t = &r->t[a];
+	struct rseq_target_tally *y = &t->tally;
+	struct rseq_tally *c;
+	uint64_t s = rs_observe(t, doctor_now_s() + RS_OBSERVE_S), e;
+	int ret = 0, o;
 
-	for (int i = 0; i < r->n; i++)
-		s[i] = rs_observe(&r->t[i], until);
-	/* Still the same instance, and still inside it. */
-	for (int i = 0; i < r->n; i++) {
-		if (s[i] && (atomic_load(&r->t[i].seq) != s[i] || !__atomic_load_n(&r->t[i].spin, __ATOMIC_ACQUIRE)))
-			s[i] = 0;
-		seen += s[i] != 0;
-	}
-	/* No target running inside a section: not a round. */
-	if (!seen)
+	if (!s)
 		return 0;
 	if (k == RS_ALL)
 		ret = sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ, 0, 0);
@@ -474,47 +483,92 @@ static int rs_round(struct rs_run *r, int k, int cpu)
 	}
 	if (k == RS_CPU)
 		r->flag_cpu = 1;
+	e = atomic_load_explicit(&t->ring[s % RS_RING], memory_order_acquire);
+	if (e >> 1 > s || (e >> 1 == s && !(e & 1)))
+		return 0;
+	if ((o = rs_outcome(t, s, doctor_now_s() + RS_END_S)) < 0)
+		return 0;
+	c = k == RS_CTL ? &y->ctl : k == RS_ALL ? &y->all : cpu == t->cpu ? &y->aimed : &y->other;
+	c->n++;
+	c->aborted += o;
 	r->rounds[k]++;
-	until = doctor_now_s() + RS_END_S;
-	for (int i = 0; i < r->n; i++) {
-		struct rseq_target_tally *y = &r->t[i].tally;
-		struct rseq_tally *c;
-		int o;
-
-		if (!s[i] || (o = rs_outcome(&r->t[i], s[i], until)) < 0)
-			continue;
-		c = k == RS_CTL ? &y->ctl : k == RS_ALL ? &y->all : cpu == r->t[i].cpu ? &y->aimed : &y->other;
-		c->n++;
-		c->aborted += o;
-	}
 	return 0;
 }
 
-/* Rounds, interleaved (control, all, FLAG_CPU, all), until each kind has its
- * count or the budget is spent. */
+/* Target a has the rounds the judgement needs (all: those it wants). */
+static int rs_enough(const struct rs_run *r, int a, int all)
+{
+	const struct rseq_target_tally *y = &r->t[a].tally;
+	double p0 = y->ctl.n ? (double)y->ctl.aborted / (double)y->ctl.n : 1;
+
+	if (all)
+		return y->ctl.n >= 50 && y->all.n >= 100 &&
+		       (r->flag_cpu < 0 || (y->aimed.n >= 30 && y->other.n >= 30));
+	return y->ctl.n >= RSEQ_MIN_ROUNDS && y->all.n >= RSEQ_MIN_ROUNDS &&
+	       (double)y->all.n * (1 - p0) >= RSEQ_MIN_INFORMATIVE &&
+	       (r->flag_cpu < 0 || (y->aimed.n >= RSEQ_MIN_ROUNDS && y->other.n >= RSEQ_MIN_ROUNDS));
+}
+
+/*
+ * The rounds: one target active at a time (the others sleep, so that a
+ * guest's idle vCPUs leave the host's CPUs to the caller's and the active
+ * one's), in blocks of 8; in each, control, all, FLAG_CPU, all, FLAG_CPU
+ * aimed alternately at the active target's CPU and elsewhere (the caller's
+ * CPU, an idle target's). Until every target has the rounds it wants; after
+ * RS_BUDGET_S as soon as each can be judged; after RS_MAX_S in any case.
+ */
 static void rs_rounds(struct rs_run *r)
 {
 	static const int cycle[] = { RS_CTL, RS_ALL, RS_CPU, RS_ALL };
-	const long want[3] = { 100, 200, 40L * (r->n + 1) };
-	double end = doctor_now_s() + RS_BUDGET_S;
-	int aim = 0;
+	double t0 = doctor_now_s(), now;
+	int a = -1, elsewhere = 0, aim[RS_TARGETS] = { 0 };
+	long i = 0;
 
-	for (long i = 0; doctor_now_s() < end; i++) {
-		int k = cycle[i % 4], cpu = -1;
+	for (;;) {
+		int done = 1, judged = 1, next = -1;
 
-		if (r->rounds[RS_CTL] >= want[RS_CTL] && r->rounds[RS_ALL] >= want[RS_ALL] &&
-		    (r->flag_cpu < 0 || r->rounds[RS_CPU] >= want[RS_CPU]))
-			break;
-		if (r->rounds[k] >= want[k] || (k == RS_CPU && r->flag_cpu < 0))
-			continue;
-		if (k == RS_CPU) {
-			/* Each target's CPU in turn, then the caller's own. */
-			cpu = aim < r->n ? r->t[aim].cpu : r->caller_cpu;
-			aim = (aim + 1) % (r->n + 1);
+		for (int j = 0; j < r->n; j++) {
+			done &= rs_enough(r, j, 1);
+			judged &= rs_enough(r, j, 0);
 		}
-		if (rs_round(r, k, cpu))
-			return;
+		now = doctor_now_s();
+		if (done || (judged && now - t0 > RS_BUDGET_S) || now - t0 > RS_MAX_S)
+			break;
+		/* The next target that wants rounds, after a block of 8. */
+		if (a < 0 || i % 8 == 0 || rs_enough(r, a, 1)) {
+			for (int j = 1; j <= r->n && next < 0; j++)
+				if (!rs_enough(r, (a + j + r->n) % r->n, 1))
+					next = (a + j + r->n) % r->n;
+			if (next < 0)
+				break;
+			if (next != a) {
+				if (a >= 0)
+					atomic_store(&r->t[a].active, 0);
+				a = next;
+				atomic_store(&r->t[a].active, 1);
+			}
+		}
+		{
+			int k = cycle[i++ % 4], cpu = -1;
+
+			if (k == RS_CPU && r->flag_cpu < 0)
+				k = RS_ALL;
+			if (k == RS_CPU) {
+				if (!(elsewhere ^= 1)) {
+					cpu = r->t[a].cpu;
+				} else {
+					/* the caller's CPU, then each other target's */
+					int o = aim[a]++ % r->n;
+
+					cpu = o == 0 ? r->caller_cpu : r->t[(a + o) % r->n].cpu;
+				}
+			}
+			if (rs_round(r, a, k, cpu))
+				break;
+		}
 	}
+	for (int j = 0; j < r->n; j++)
+		atomic_store(&r->t[j].active, 0);
 }
 
 static const char *rs_tally_say(char *buf, size_t len, struct rseq_tally c)
@@ -609,9 +663,9 @@ void probe_rseq_restart(struct finding *f, struct hostinfo *h)
 #else
 	doctor_say(f->evidence, "rseq areas registered by the probe (a C library before glibc 2.35)");
 #endif
-	doctor_say(f->evidence, "; caller on CPU %d, %d target%s; each critical section a countdown of about %.2f ms; rounds with a target seen inside its section: %ld control, %ld barriers, %ld with FLAG_CPU (%s), in %.2f s",
+	doctor_say(f->evidence, "; caller on CPU %d, %d target%s (one running at a time); each critical section a countdown of about %.2f ms; rounds that found a target inside its section and the section still running after the barrier: %ld control, %ld barriers, %ld with FLAG_CPU (%s), in %.2f s",
 		   r.caller_cpu, r.n, r.n == 1 ? "" : "s", RS_CS_S * 1e3, r.rounds[RS_CTL], r.rounds[RS_ALL],
-		   r.rounds[RS_CPU], r.flag_cpu > 0 ? "aimed at each target's CPU and the caller's in turn" :
+		   r.rounds[RS_CPU], r.flag_cpu > 0 ? "aimed at the target's CPU and elsewhere in turn" :
 				     r.flag_cpu < 0 ? "refused: EINVAL" : "not run",
 		   doctor_now_s() - t0);
 	for (int i = 0; i < r.n; i++) {
