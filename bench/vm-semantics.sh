@@ -117,7 +117,7 @@ semantics_main() {
 		cp "$kp/init.sh" "$work/root/init" && cp "$busybox" "$work/root/bin/busybox" &&
 			cp "$mb" "$work/root/bin/mbbench" || { rm -rf "$out.incomplete"; fail "cannot stage the $a guest's files"; }
 		[ ! -x "$fresh" ] || cp "$fresh" "$work/root/bin/mbbench-fresh"
-		for ap in sh mount ln mkdir echo nproc uname cat ls tar gzip sha256sum base64 poweroff sleep rm; do
+		for ap in sh mount ln mkdir echo nproc uname cat ls tar gzip sha256sum base64 poweroff sleep rm sed paste; do
 			ln -s busybox "$work/root/bin/$ap"
 		done
 		chmod 755 "$work/root/init"

@@ -54,4 +54,14 @@ elif [ -s /tmp/tar.err ]; then
 fi
 
 echo "MBB-POWEROFF"
+# Let the serial line drain before the power goes: a loaded TCG host was
+# seen printing the kernel's "reboot: Power down" into the middle of the
+# base64 above. The UART's transmit count stops moving once it is empty.
+last=""
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	now=$(cat /proc/tty/driver/* 2>/dev/null | sed -n 's/.* tx:\([0-9]*\).*/\1/p' | paste -sd+)
+	[ -n "$now" ] && [ "$now" = "$last" ] && break
+	last=$now
+	sleep 0.2
+done
 poweroff -f
