@@ -14,7 +14,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 KP="$(cd "$top_srcdir" && pwd)/kernel-patch"
-command -v apt-get >/dev/null 2>&1 || { echo "1..0 # SKIP apt-get not found (not Debian)"; exit 77; }
+command -v apt-get >/dev/null 2>&1 || { echo "1..0 # SKIP apt-get not found (not Debian)"; exit 0; }
 plan 8
 
 mirror() { # DIR: kp_mirror with that apt tree

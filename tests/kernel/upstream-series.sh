@@ -63,7 +63,7 @@ tarball() {
 for t in git tar xz perl; do
 	if ! command -v $t >/dev/null 2>&1; then
 		echo "1..0 # SKIP $t not found (apt-get install git tar xz-utils perl)"
-		exit 77
+		exit 0
 	fi
 done
 have=""
@@ -72,7 +72,7 @@ for v in $VERSIONS; do
 done
 if [ -z "$have" ]; then
 	echo "1..0 # SKIP no linux-source-7.3, -6.12 or -6.1 tarball (kernel-patch/build-kernel --source 7.3 fetches 7.3; apt-get install linux-source-6.1)"
-	exit 77
+	exit 0
 fi
 # The user's git configuration (hooks, signing, am options) stays out.
 GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
