@@ -177,7 +177,7 @@ def _source_findings(guests, measured, probes, spin, mechs, name):
     srcs = list(dict.fromkeys(_source(g) for g in guests if _source(g)))
     if len(srcs) < 2:
         return []
-    diffs, same = [], []
+    diffs, same, undecided = [], [], []
     for arch in dict.fromkeys(_guest(g)[0] for g in guests):
         for build in ("stock", "unfixed", "fixed"):
             gs = [g for g in guests if _guest(g) == (arch, build)]
@@ -190,13 +190,21 @@ def _source_findings(guests, measured, probes, spin, mechs, name):
                 miss = [g for g in v if v[g] <= 0.2]
                 if hit and miss:
                     what.append(f"{m} ({', '.join(f'{_source(g)} {v[g]:+.3f}' for g in hit + miss)})")
+                for g in v:
+                    if g not in hit and g not in miss:
+                        undecided.append(f"{m} on {arch} {_source(g)} ({build}: {v[g]:+.3f}, between 0.2 and "
+                                         "0.75 IPIs per barrier on a running thread's CPU)")
             answers = {}
             for g in gs:
                 for r in probes.get(g, ("", []))[1]:
                     answers.setdefault(r.get("probe"), {})[_source(g)] = r.get("result")
             for probe, by in answers.items():
-                if len(by) > 1 and len(set(by.values())) > 1:
-                    what.append(f"doctor {probe}: " + ", ".join(f"{k} {v}" for k, v in by.items()))
+                # "cannot tell" is no answer: it differs from nothing.
+                told = {k: v for k, v in by.items() if v != "cannot tell"}
+                if len(told) > 1 and len(set(told.values())) > 1:
+                    what.append(f"doctor {probe}: " + ", ".join(f"{k} {v}" for k, v in told.items()))
+                elif len(told) < len(by):
+                    undecided.append(f"doctor {probe} on {arch} {', '.join(k for k in by if k not in told)} ({build})")
             label = f"{arch} ({build})"
             if what:
                 diffs.append(f"{label}: " + "; ".join(what))
@@ -210,6 +218,10 @@ def _source_findings(guests, measured, probes, spin, mechs, name):
         out += [f"**The same on {between}:** " + ", ".join(same) + ": every barrier reaches the same kinds "
                 "of CPU (a running thread's CPU: at least 0.75 IPIs per barrier on both, or at most 0.2 on "
                 "both), and doctor's probes answer alike.", ""]
+    if undecided:
+        out += ["Not compared (no verdict there: the probe could not tell, or the barrier reached a running "
+                "thread's CPU in some processes and not in others): "
+                + "; ".join(undecided) + ".", ""]
     return out
 
 
