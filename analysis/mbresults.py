@@ -417,19 +417,26 @@ def read_csv(path, table):
     return rows
 
 
+# CPUID's padding in a fact recorded before it was trimmed (bhyve signs
+# "bhyve bhyve "): a space at the end, or before a closing quote or bracket.
+_PADDING = re.compile(r"\s+$|\s+(?=['\"](?:\s|$|\)))|\s+(?=[)\]])")
+
+
 def host(run):
     """The host facts of a sweep's run.json, or of the first point that has
-    them (a vm folder's run.json holds the guests' envelopes)."""
+    them (a vm folder's run.json holds the guests' envelopes), without the
+    padding an older folder recorded."""
     if not isinstance(run, dict):
         return {}
     info = run.get("info")
+    found = {}
     if isinstance(info, dict) and isinstance(info.get("host"), dict):
-        return info["host"]
-    points = run.get("points")
-    for p in points if isinstance(points, list) else []:
-        if isinstance(p, dict) and isinstance(p.get("host"), dict):
-            return p["host"]
-    return {}
+        found = info["host"]
+    else:
+        points = run.get("points")
+        found = next((p["host"] for p in (points if isinstance(points, list) else [])
+                      if isinstance(p, dict) and isinstance(p.get("host"), dict)), {})
+    return {k: _PADDING.sub("", v) if isinstance(v, str) else v for k, v in found.items()}
 
 
 def num(s):

@@ -18,9 +18,8 @@
  *  - CPU vulnerability mitigations (every syscall and IPI pays for them) and
  *    SMT; cpuidle (an idle CPU may be woken, or polled); RT throttling
  *    (sched_rt_runtime_us shows as a ~50 ms gap in a busy-poll victim);
- *  - the hypervisor and its paravirtual features: with PV TLB flush a guest
- *    flushes without an IPI, so mprotect's shootdowns are not seen as IPIs;
- *    with PV send-IPI an IPI is one hypercall;
+ *  - the hypervisor, its paravirtual interface and how remote TLBs are
+ *    flushed (guestfacts.c);
  *  - whether the kernel serializes expedited IPIs (membarrier_ipi_mutex);
  *  - the suite's own version, git commit, compiler and flags.
  * MBBENCH_SYSROOT, when set, is prepended to /sys and /proc paths so tests
@@ -35,12 +34,8 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 
 #include "hostinfo.h"
-#include "ipicount.h"
 #include "mech.h"
 #include "topo.h"
 #include "util.h"
@@ -223,44 +218,6 @@ static void cpuidle(struct hostinfo *h)
 	hostinfo_add(h, "cpuidle", out, "/sys/devices/system/cpu/cpuidle, cpu0/cpuidle");
 }
 
-/* KVM's paravirtual features (CPUID 0x40000001 EAX) that change IPIs and TLB flushes. */
-static void hypervisor_features(struct hostinfo *h)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned int a, b, c, d;
-	char vendor[13], out[256] = "";
-
-	__cpuid(1, a, b, c, d);
-	if (!(c & (1u << 31))) {
-		hostinfo_add(h, "hypervisor_features", "none (not a guest)", "CPUID.1:ECX[31]");
-		return;
-	}
-	__cpuid(0x40000000, a, b, c, d);
-	memcpy(vendor, &b, 4);
-	memcpy(vendor + 4, &c, 4);
-	memcpy(vendor + 8, &d, 4);
-	vendor[12] = '\0';
-	if (!strcmp(vendor, "KVMKVMKVM") && a >= 0x40000001) {
-		static const struct { int bit; const char *name; } kvm[] = {
-			{ 3, "pv-eoi" }, { 5, "steal-time" }, { 9, "pv-tlb-flush" },
-			{ 11, "pv-send-ipi" }, { 13, "pv-sched-yield" },
-		};
-
-		__cpuid(0x40000001, a, b, c, d);
-		for (size_t i = 0; i < sizeof(kvm) / sizeof(kvm[0]); i++)
-			if (a & (1u << kvm[i].bit))
-				snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s",
-					 out[0] ? " " : "", kvm[i].name);
-		hostinfo_add(h, "hypervisor_features", out[0] ? out : "none", "CPUID 0x40000001 (KVM)");
-		return;
-	}
-	snprintf(out, sizeof(out), "unknown (hypervisor '%s' does not describe its features here)", vendor);
-	hostinfo_add(h, "hypervisor_features", out, "CPUID 0x40000000");
-#else
-	hostinfo_add(h, "hypervisor_features", "unknown", "not an x86 host");
-#endif
-}
-
 /*
  * The CPU as its family, model and stepping (x86) or implementer, part,
  * variant and revision (arm64), from /proc/cpuinfo's first CPU: what makes
@@ -302,41 +259,6 @@ static void cpu_id(struct hostinfo *h)
 	}
 	fclose(f);
 	hostinfo_add(h, "cpu_id", out[0] ? out : "unknown", "/proc/cpuinfo (the first CPU)");
-}
-
-/* The TLB shootdowns this host has counted since boot: 0 means the guest
- * flushes without an IPI it can see, so mprotect's are not observable. */
-static void tlb_counter(struct hostinfo *h)
-{
-	char p[512], line[4096];
-	FILE *f = fopen(host_path("/proc/interrupts", p, sizeof(p)), "r");
-	unsigned long long sum = 0;
-	int found = 0;
-
-	if (!f) {
-		hostinfo_add(h, "tlb_shootdowns_since_boot", "unknown", "/proc/interrupts");
-		return;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		char *s = line + strspn(line, " "), *end;
-
-		if (strncmp(s, "TLB:", 4))
-			continue;
-		found = 1;
-		for (s += 4;; s = end) {
-			unsigned long long v = strtoull(s, &end, 10);
-
-			if (end == s)
-				break;
-			sum += v;
-		}
-	}
-	fclose(f);
-	snprintf(line, sizeof(line), "%llu", sum);
-	/* (found by its label: the x86 row is the only one named so) */
-	if (!found)
-		snprintf(line, sizeof(line), "none: %s", ipi_no_tlb_why());
-	hostinfo_add(h, "tlb_shootdowns_since_boot", line, "/proc/interrupts, TLB row, all CPUs");
 }
 
 /* membarrier_ipi_mutex (mainline 6.8, commit 944d5fe50f3f; stable kernels
@@ -383,9 +305,8 @@ static void hostfacts_collect(struct hostinfo *h)
 	}
 	cpuidle(h);
 	file_fact(h, "sched_rt_runtime_us", "/proc/sys/kernel/sched_rt_runtime_us", "?");
-	hypervisor_features(h);
 	cpu_id(h);
-	tlb_counter(h);
+	guestfacts_collect(h);
 	ipi_serialization(h);
 	hostinfo_add(h, "suite_version", PACKAGE_VERSION, "configure.ac");
 	hostinfo_add(h, "suite_commit", MBB_GIT_COMMIT, "git describe when ./configure ran (a later commit or edit built on it is not seen)");
@@ -439,32 +360,6 @@ static void cpu_model(char *buf, size_t len)
 		}
 	}
 	fclose(f);
-}
-
-static void virtualization(char *buf, size_t len)
-{
-	char vendor[13] = "";
-
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned int a, b, c, d;
-
-	__cpuid(1, a, b, c, d);
-	if (c & (1u << 31)) {
-		__cpuid(0x40000000, a, b, c, d);
-		memcpy(vendor, &b, 4);
-		memcpy(vendor + 4, &c, 4);
-		memcpy(vendor + 8, &d, 4);
-		vendor[12] = '\0';
-		snprintf(buf, len, "guest (hypervisor %s)", vendor[0] ? vendor : "unknown");
-		return;
-	}
-	snprintf(buf, len, "none detected (bare metal)");
-#else
-	if (!read_line("/sys/hypervisor/type", vendor, sizeof(vendor)))
-		snprintf(buf, len, "guest (%s)", vendor);
-	else
-		snprintf(buf, len, "unknown");
-#endif
 }
 
 /* "0-1 (every online CPU)" or "1 (1 of 2 online: taskset or a cpuset)". */
@@ -570,7 +465,7 @@ void hostinfo_collect(struct hostinfo *h, hwloc_topology_t topo)
 	add(h, "topology", buf);
 	membarrier_mask(buf, sizeof(buf));
 	add(h, "membarrier_query", buf);
-	virtualization(buf, sizeof(buf));
+	host_virtualization(buf, sizeof(buf));
 	add(h, "virtualization", buf);
 	if (read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", buf,
 		      sizeof(buf)))

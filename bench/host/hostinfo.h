@@ -29,6 +29,17 @@ void hostinfo_free(struct hostinfo *h);
  * a fresh h.
  */
 void hostinfo_collect(struct hostinfo *h, hwloc_topology_t topo);
+/*
+ * guestfacts.c: the hypervisor (CPUID, trimmed), its paravirtual interface
+ * and how remote TLBs are flushed (remote_tlb_flush: "broadcast ...", "by
+ * hypercall ...", "by IPI ..." or "unknown ..."), and the TLB shootdowns
+ * since boot; host_virtualization() is the "virtualization" fact's value.
+ */
+void guestfacts_collect(struct hostinfo *h);
+/* Of those, paravirt_interface and remote_tlb_flush alone, after h's
+ * hypervisor_features (tests give a made-up one). */
+void guestfacts_kernel(struct hostinfo *h);
+void host_virtualization(char *buf, size_t len);
 /* A path under $MBBENCH_SYSROOT when set (tests fake /sys and /proc there). */
 const char *host_path(const char *path, char *buf, size_t len);
 

@@ -283,8 +283,12 @@ parts, why = verdict.run_quality(run, data, host(run), ref)
 assert any("2x the reference half" in p for p in parts), parts
 # Another hypervisor: not compared.
 run["info"]["host"]["virtualization"] = "guest (hypervisor bhyve bhyve )"
+run["info"]["host"]["hypervisor_features"] = "unknown (hypervisor 'bhyve bhyve ' does not describe its features here)"
 parts, why = verdict.run_quality(run, data, host(run), ref)
 assert any("another hypervisor" in p for p in parts) and not why, (parts, why)
+# A folder recorded before CPUID's padding was trimmed reads without it.
+assert host(run)["virtualization"] == "guest (hypervisor bhyve bhyve)", host(run)
+assert "'bhyve bhyve' does" in host(run)["hypervisor_features"], host(run)
 # The run's own evidence: repeats left out and why; the floor's drift.
 calls = data["calls"]
 assert any("no repeat was left out" in p for p in parts), parts
@@ -312,7 +316,7 @@ assert any("measured again: 11 because fewer IPIs than due with the targets on t
            "ten of them between 0 s and 10 s of the run's 40 s); 4 because another task had the target's CPU "
            "(2 processes, between 10 s and 20 s of the run's 40 s)" in p for p in parts), parts
 PY
-ok $? "a reference of the host class is compared, never judged (2x is another host), another CPU generation or hypervisor is not compared; repeats left out (and when in the run) and the floor's drift come from the run itself"
+ok $? "a reference of the host class is compared, never judged (2x is another host), another CPU generation or hypervisor is not compared, an old folder's CPUID padding trimmed; repeats left out (and when in the run) and the floor's drift come from the run itself"
 
 # The sweep's load record: raw/load.txt into run.json, and a folder without it.
 "$PY" - "$TMP" "$src" <<'PY'
