@@ -468,3 +468,13 @@ def title(folder):
         or run.get("info", {}).get("end") or "?"
     virt = h.get("virtualization") or "?"
     return f"{name}, kernel {h.get('kernel_release', '?')}, {preset} preset, {virt}, {end}"
+
+
+def tlb_cause(h):
+    """Why a TLB shootdown interrupts no running CPU here, as the host facts
+    saw it (remote_tlb_flush: a broadcast of the CPU or the architecture, or
+    a hypervisor's flush hypercall; bench/host/guestfacts.c), or None where
+    they saw no such cause: then it is not identified, never guessed."""
+    fact = (h or {}).get("remote_tlb_flush")
+    fact = " ".join(fact.split()) if isinstance(fact, str) else ""
+    return fact if fact.startswith(("broadcast", "by hypercall")) else None

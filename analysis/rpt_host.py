@@ -7,7 +7,7 @@ import math
 import os
 
 from mbformat import fmt_ci, fmt_ns, fmt_num, md_table, pm
-from mbresults import host, num, ok_rows
+from mbresults import host, num, ok_rows, tlb_cause
 from rpt_rcu import read_ratio_why
 
 
@@ -128,16 +128,18 @@ def section_host_changes(run, data):
             f"nohz_full={nohz}: the kernel refuses MEMBARRIER_CMD_GLOBAL" if nohz not in ("", "none", "unknown") else None)
     for r in _storm(dis, "mprotect", "self-spin"):
         tlb = h.get("tlb_shootdowns_since_boot", "unknown")
+        cause = tlb_cause(h)
         if tlb == "0":
             say("mprotect causes one TLB shootdown per barrier on a self-spin CPU",
                 "TLB shootdowns not observable: no count (empty cells)",
                 "the TLB counter of /proc/interrupts has not moved since boot (tlb_shootdowns_since_boot=0): "
-                "the guest flushes without an IPI it can see, so the count is not a measurement")
+                "this host flushes remote TLBs without an IPI it can see ("
+                + (f"remote_tlb_flush: {cause}" if cause else "cause not identified")
+                + "), so the count is not a measurement")
         elif num(r.get("tlb_per_barrier")) < 0.5 and num(r.get("oncpu_fraction", "1")) > 0.5:
-            pv = "pv-tlb-flush" in h.get("hypervisor_features", "")
             say("mprotect causes one TLB shootdown per barrier on a self-spin CPU",
                 f"{num(r.get('tlb_per_barrier')):.3f} TLB shootdowns per barrier",
-                "the hypervisor offers pv-tlb-flush: a preempted vCPU is flushed without an IPI" if pv else None)
+                f"this host flushes remote TLBs without an IPI (remote_tlb_flush: {cause})" if cause else None)
         break
     for r in _storm(dis, "membarrier-global-expedited", "self-spin"):
         if num(r.get("ipis_per_barrier")) < 0.5 and num(r.get("oncpu_fraction", "1")) > 0.5:

@@ -11,7 +11,7 @@ import math
 import re
 
 from mbformat import ci_n, ci_shown, fmt_ci, md_table
-from mbresults import LEVELS, host, num, ok_rows
+from mbresults import LEVELS, host, num, ok_rows, tlb_cause
 from mbstats import overlap
 from runquality import REFERENCE_RATIO, STEAL_MAX, host_class, load_summary, reference_ratio, run_evidence
 
@@ -185,7 +185,7 @@ def run_quality(run, data, h, refroot):
             # A disagreement a kernel finding explains is not the host's
             # noise: GLOBAL_EXPEDITED reaches the spinner or not by how the
             # experiment registered (lazy-mm).
-            known = set(excluded(data)) & set(disagree)
+            known = set(excluded(data, h)) & set(disagree)
             parts.append(f"experiments disagree for {len(disagree)} of {len(compared)} mechanisms ("
                          + ", ".join(name(m) + (" (a kernel finding)" if m in known else "") for m in disagree)
                          + "; §One cost, one number)")
@@ -220,16 +220,19 @@ def doctor_rows(data, result=None):
     return [r for r in data.get("doctor", []) if result is None or r.get("result") == result]
 
 
-def excluded(data):
-    """{mechanism: why} for the barriers this run found incorrect here."""
+def excluded(data, h=None):
+    """{mechanism: why} for the barriers this run found incorrect here; why
+    names the cause only where the host facts saw it."""
     out = {}
     for r in doctor_rows(data, "affected"):
         if r.get("probe") == "lazy-mm":
             out["membarrier-global-expedited"] = ("skips CPUs whose idle task holds the mm lazily with a stale "
                                                   "state, whatever the registration order (doctor lazy-mm: affected)")
         if r.get("probe") == "mprotect-barrier":
+            cause = tlb_cause(h)
             out["mprotect"] = ("does not interrupt a running thread's CPU here: its TLB shootdown needs no IPI "
-                               "(doctor mprotect-barrier: affected)")
+                               + (f"(remote_tlb_flush: {cause}; " if cause else "(cause not identified; ")
+                               + "doctor mprotect-barrier: affected)")
     for r in data.get("litmus", []):
         if r.get("status") == "failed" and r.get("pairing") in BARRIERS:
             out[r["pairing"]] = f"litmus saw the forbidden outcome {r.get('r1_0_r2_0', '?')} times"
@@ -255,7 +258,7 @@ def rule_barrier(data, h):
     calls = ok_rows(data.get("calls", []))
     if not calls:
         return ["- **Barrier**: not measured (no calls.csv)."]
-    bad = excluded(data)
+    bad = excluded(data, h)
     cpus = num(h.get("cpus_online"))
     lines = []
     for t in sorted({int(r["threads"]) for r in calls}):

@@ -12,7 +12,7 @@
 src=${top_srcdir:-.}
 
 need_python
-plan 28
+plan 29
 
 "$PY" - "$TMP" "$src" <<'PY'
 import csv, json, os, sys
@@ -45,11 +45,13 @@ DOCTOR_OK = [dict(probe="lazy-mm", result="ok", reason="GLOBAL_EXPEDITED reached
                   "with no other thread, 0.1 ms with one other thread running (66x; mean of 3 each)")]
 
 def folder(name, ge=19000, pe=20000, lazy=False, reg=(1500, 100000), steal=0, load=True, dist=20000,
-           drop=(), virt="guest (hypervisor synthetic)", doctor=True, scale=1.0, dscale=1.0, mpbad=False):
+           drop=(), virt="guest (hypervisor synthetic)", doctor=True, scale=1.0, dscale=1.0, mpbad=False, tlb=None):
     d = os.path.join(tmp, name)
     os.makedirs(d)
     host = {"hostname": "h", "kernel_release": "6.18.0", "machine": "x86_64", "cpu_model": "AMD EPYC",
             "cpus_online": "2", "virtualization": virt, "rcu_expedited": "0", "hz": "250"}
+    if tlb:
+        host["remote_tlb_flush"] = tlb
     run = {"format_version": 1, "tool": "mbbench sweep", "preset": "quick", "interrupted": False,
            "points_planned": 8, "points_done": 8, "points_failed": [], "info": {"host": host},
            "points": [{"experiment": "calls", "start": "2026-12-03T00:00:00Z", "end": "2026-12-03T00:01:00Z",
@@ -116,7 +118,8 @@ folder("one", dist=40000)
 folder("bare", drop=("rcu", "disturb", "register"), doctor=False)
 folder("nocalls", drop=("calls",))
 folder("doconly", drop=("register",))
-folder("mpbad", mpbad=True)
+folder("mpbad", mpbad=True, tlb='by hypercall (kernel log: "pvm-pv: remote TLB flushes via PVM_HC_FLUSH_TLB_MULTI")')
+folder("mpunk", mpbad=True, tlb="by IPI (no invlpgb flag; the kernel log names no paravirtual flush)")
 # The sweep marks the rows a doctor finding explains (mbassemble.assemble).
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(src, "analysis"))
@@ -132,7 +135,7 @@ ok $? "synthetic folders written from the schema"
 
 rep() { "$MBBENCH" report "$TMP/$1" --output "$TMP/$1.md" 2>"$TMP/$1.err" || diag "$(cat "$TMP/$1.err")"; }
 verdict() { sed -n '/^## Verdict/,/^## /p' "$TMP/$1.md"; }
-for f in good lazy apart same steal old split one bare nocalls doconly mpbad; do rep $f; done
+for f in good lazy apart same steal old split one bare nocalls doconly mpbad mpunk; do rep $f; done
 
 first=$(grep -m 1 '^## ' "$TMP/good.md")
 n=$(verdict good | wc -l)
@@ -167,6 +170,13 @@ verdict mpbad | grep -q 'Not mprotect\*\*: does not interrupt.*doctor mprotect-b
 	verdict mpbad | grep 'Without membarrier' | grep -qv mprotect &&
 	verdict good | grep 'Without membarrier' | grep -q mprotect
 ok $? "mprotect-barrier affected: mprotect is not offered, not even without membarrier"
+
+# The cause is the one the host facts saw (remote_tlb_flush), or "not
+# identified"; never one that was not seen (INVLPGB on a host without it).
+verdict mpbad | grep 'Not mprotect' | grep -q 'remote_tlb_flush: by hypercall (kernel log: "pvm-pv: remote TLB flushes via PVM_HC_FLUSH_TLB_MULTI"); doctor mprotect-barrier: affected' &&
+	verdict mpunk | grep 'Not mprotect' | grep -q '(cause not identified; doctor mprotect-barrier: affected)' &&
+	! grep -qi 'invlpgb\|arm64' "$TMP/mpbad.md" && ! grep -q 'INVLPGB\|arm64\|hypercall' "$TMP/mpunk.md"
+ok $? "mprotect-barrier affected: the Verdict names the cause the host facts saw, or says it is not identified"
 
 ! verdict good | grep -q 'Not GLOBAL_EXPEDITED' && ! verdict good | grep -q 'Kernel: lazy-mm affected'
 ok $? "lazy-mm ok: GLOBAL_EXPEDITED is not excluded and no finding is claimed"

@@ -8,7 +8,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_python
-plan 17
+plan 18
 cd "$TMP" || exit 1
 export LC_ALL=C
 
@@ -174,4 +174,34 @@ assert mp["result"] == "cannot tell" or "per barrier" in mp["evidence"], mp
 assert (mp["result"] == "affected") == (sys.argv[2] == "1"), (mp["result"], sys.argv[2])
 PY
 ok $? "rseq: glibc's registration and the kernel's rseq area; mprotect-barrier: a valid result with its counts ($(cell f.csv result))"
+
+# mprotect-barrier names only a cause it saw: on a made-up PVM guest (no
+# invlpgb flag; the kernel log's flush hypercall) and on a made-up host with
+# nothing to see, whatever this host measures, no column names INVLPGB; the
+# evidence carries the remote_tlb_flush fact, and an affected row's fix the
+# hypercall, or "cause not identified".
+for h in pvm none; do
+	mkdir -p "$TMP/$h/proc/sys/kernel" "$TMP/$h/dev"
+	echo x86_64 >"$TMP/$h/proc/sys/kernel/arch"
+	printf 'processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu tsc hypervisor lahf_lm\n\n' >"$TMP/$h/proc/cpuinfo"
+done
+printf '6,0,0,-;Hypervisor detected: PVM\n6,1,247,-;pvm-pv: remote TLB flushes via PVM_HC_FLUSH_TLB_MULTI\n' >"$TMP/pvm/dev/kmsg"
+printf '6,0,0,-;Linux version 6.18.44\n' >"$TMP/none/dev/kmsg"
+for h in pvm none; do
+	MBBENCH_SYSROOT=$TMP/$h "$MBBENCH" doctor --probe mprotect-barrier --format csv >"mp-$h.csv" 2>err
+done
+"$PY" - mp-pvm.csv mp-none.csv <<'PY'
+import csv, sys
+pvm, none = (next(csv.DictReader(open(f, newline=""))) for f in sys.argv[1:])
+for r in (pvm, none):
+    assert "INVLPGB" not in " ".join(r.values()), r
+line = 'pvm-pv: remote TLB flushes via PVM_HC_FLUSH_TLB_MULTI'
+assert 'remote TLB flushes: by hypercall (kernel log: "%s")' % line in pvm["evidence"], pvm["evidence"]
+assert "remote TLB flushes: by IPI" in none["evidence"], none["evidence"]
+if pvm["result"] == "affected":
+    assert line in pvm["fix"] and "hypervisor's flush hypercall" in pvm["reason"], pvm
+if none["result"] == "affected":
+    assert none["fix"].startswith("cause not identified") and "not identified" in none["reason"], none
+PY
+ok $? "mprotect-barrier on made-up hosts names no INVLPGB; the cause it saw, or not identified ($(cell mp-pvm.csv result), $(cell mp-none.csv result))"
 done_testing

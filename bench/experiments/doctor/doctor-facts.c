@@ -4,8 +4,12 @@
  * rely on: what glibc did with rseq (the targeted RSEQ command needs the
  * thread's rseq area, and the 2026 rseq rework changed what the kernel
  * offers), and whether the mprotect trick interrupts a running thread here
- * at all (it does not where the CPU invalidates remote TLBs by broadcast:
- * AMD INVLPGB since 6.15, arm64's TLBI).
+ * at all. It does not where another CPU's TLB entries are invalidated
+ * without an IPI: by a broadcast of the CPU (AMD INVLPGB, since 6.15) or of
+ * the architecture (arm64's TLBI), or by a hypervisor's flush hypercall.
+ * Which of these this host does is the remote_tlb_flush host fact
+ * (bench/host/guestfacts.c); the probe names that cause, and only that one,
+ * or says it is not identified.
  */
 #include "config.h"
 
@@ -106,7 +110,49 @@ static double ipis_per(const struct mechanism *m, const char *row, int b, int nc
 	return v;
 }
 
-void probe_mprotect(struct finding *f, struct hostinfo *h)
+/* The remote_tlb_flush fact when it names a cause that interrupts no CPU, or NULL. */
+static const char *mp_cause(const struct hostinfo *h)
+{
+	const char *c = hostinfo_get(h, "remote_tlb_flush");
+
+	return c && (!strncmp(c, "broadcast", 9) || !strncmp(c, "by hypercall", 12)) ? c : NULL;
+}
+
+/* The cause in a few words, for the reason: the fix and evidence have it whole. */
+static const char *mp_cause_short(const char *c)
+{
+	return !c ? "without an IPI, for a cause not identified" :
+	       strstr(c, "flag invlpgb") ? "by the CPU's broadcast (flag invlpgb)" :
+	       strstr(c, "arm64") ? "by arm64's broadcast TLBI" :
+	       !strncmp(c, "by hypercall for a preempted", 28) ? "by the hypervisor's flush hypercall for a preempted vCPU" :
+							   "by the hypervisor's flush hypercall";
+}
+
+/* The fix and reference of a row: by the cause seen here, and only by it. */
+void doctor_mprotect_fix(struct finding *f, const struct hostinfo *h)
+{
+	static char fix[900], ref[400];
+	const char *c = mp_cause(h), *fact = hostinfo_get(h, "remote_tlb_flush");
+
+	if (f->result != RES_AFFECTED) {
+		f->fix = "none needed where each TLB shootdown interrupts the CPUs; where a CPU or a hypervisor invalidates remote TLB entries without an IPI, there is none in the kernel";
+		f->reference = "docs/FINDINGS.md (the mprotect trick)";
+		return;
+	}
+	if (c)
+		snprintf(fix, sizeof(fix), "none in the kernel: this host flushes remote TLBs without an IPI (remote_tlb_flush: %s)", c);
+	else
+		snprintf(fix, sizeof(fix), "cause not identified: remote_tlb_flush says %s; no CPU flag, paravirtual flush or architecture seen here explains it",
+			 fact ? fact : "unknown (no remote_tlb_flush fact)");
+	snprintf(ref, sizeof(ref), "%sdocs/FINDINGS.md (the mprotect trick)",
+		 !c ? "" : strstr(c, "invlpgb") ? "x86 INVLPGB support (Linux 6.15); " :
+		 strstr(c, "arm64") ? "arm64 flushes remote TLBs by broadcast TLBI; " :
+				      "the hypervisor's remote TLB flush (pv_ops.mmu.flush_tlb_multi); ");
+	f->fix = fix;
+	f->reference = ref;
+}
+
+static void mp_measure(struct finding *f, const struct hostinfo *h)
 {
 	const struct mechanism *mp = mech_find("mprotect"), *pe = mech_find("membarrier-private-expedited");
 	int ncpus = (int)sysconf(_SC_NPROCESSORS_CONF), a, b;
@@ -116,13 +162,10 @@ void probe_mprotect(struct finding *f, struct hostinfo *h)
 	cpu_set_t saved;
 	pthread_t th;
 
-	(void)h;
 	f->measure = NAN;
 	f->unit = "IPIs/barrier";
-	f->consequence = "the mprotect trick (.NET's FlushProcessWriteBuffers, folly's asymmetric barrier) orders nothing where the CPU invalidates remote TLB entries without interrupting the CPUs that hold them: a running thread's stores are not made visible, nor its loads ordered";
+	f->consequence = "the mprotect trick (.NET's FlushProcessWriteBuffers, folly's asymmetric barrier) orders nothing where remote TLB entries are invalidated without interrupting the CPUs that hold them: a running thread's stores are not made visible, nor its loads ordered";
 	f->workaround = "use membarrier (MEMBARRIER_CMD_PRIVATE_EXPEDITED) or signals; the mprotect trick is a barrier only where each TLB shootdown interrupts every CPU of the process";
-	f->fix = "none in the kernel: broadcast TLB invalidation (AMD INVLPGB, used since Linux 6.15; arm64 TLBI) is the hardware's design";
-	f->reference = "x86 INVLPGB support (Linux 6.15); arm64 flushes remote TLBs by broadcast TLBI; docs/FINDINGS.md";
 	if (ncpus < 2)
 		ncpus = 2;
 	if (!mp || !pe || mech_prepare(mp, why, sizeof(why)) || doctor_pick(&a, &b, ncpus)) {
@@ -184,7 +227,16 @@ void probe_mprotect(struct finding *f, struct hostinfo *h)
 	} else {
 		f->result = RES_AFFECTED;
 		snprintf(f->reason, sizeof(f->reason),
-			 "mprotect interrupted the running thread's CPU %.2f times per barrier, the control %.2f: this CPU flushes remote TLBs without an IPI, so the trick is no barrier here",
-			 f->measure, ctl);
+			 "mprotect interrupted the running thread's CPU %.2f times per barrier, the control %.2f: remote TLBs are flushed here %s, so the trick is no barrier here",
+			 f->measure, ctl, mp_cause_short(mp_cause(h)));
 	}
+}
+
+void probe_mprotect(struct finding *f, struct hostinfo *h)
+{
+	const char *fact = hostinfo_get(h, "remote_tlb_flush");
+
+	mp_measure(f, h);
+	doctor_say(f->evidence, "; remote TLB flushes: %s", fact ? fact : "unknown");
+	doctor_mprotect_fix(f, h);
 }

@@ -71,6 +71,9 @@ void probe_lazy(struct finding *f, struct hostinfo *h);
 /* doctor-facts.c: does the mprotect trick interrupt a running thread here;
  * and glibc's and the kernel's rseq facts, for the rseq probe's evidence. */
 void probe_mprotect(struct finding *f, struct hostinfo *h);
+/* Its fix and reference for f->result, naming only the cause h's
+ * remote_tlb_flush saw, or "cause not identified". */
+void doctor_mprotect_fix(struct finding *f, const struct hostinfo *h);
 void doctor_rseq_facts(struct finding *f);
 
 /*
