@@ -330,7 +330,16 @@ def check_cell(path, n, table, col, v):
             raise UsageError(f"{path}:{n}: status is '{v[:20]}', not {', '.join(STATUSES)}")
         return
     c = COLUMNS.get(table, {}).get(col)
-    if c is None or c["type"] == "text":
+    if c is None:
+        return
+    if c["type"] == "text":
+        # A text column with declared values: one outside them is another
+        # column's (two headers swapped), which would reach the figures.
+        vals = c.get("values")
+        if vals and v not in vals and not ("N" in vals and v.isdigit() and v.isascii()):
+            shown = ", ".join(x if x != "N" else "a CPU number" for x in vals)
+            raise UsageError(f"{path}:{n}: {col} is '{v[:24]}', not one of {shown} "
+                             "(a column's values under another's name?); the folder is damaged")
         return
     least = c["min"]
     if c["type"] == "integer":

@@ -193,6 +193,20 @@ static void print_json(const struct table_schema *const *ts, size_t n)
 				json_int(&j, "min", k->flags & COL_POS ? 1 : 0);
 			json_bool(&j, "required", !!(k->flags & COL_REQ));
 			json_bool(&j, "setting", !!(k->flags & COL_SETTING));
+			if (k->values) {
+				char v[512];
+
+				json_begin_array(&j, "values");
+				for (const char *q = k->values;; q += strcspn(q, "|") + 1) {
+					snprintf(v, sizeof(v), "%.*s", (int)strcspn(q, "|"), q);
+					json_str(&j, NULL, v);
+					if (!q[strcspn(q, "|")])
+						break;
+				}
+				json_end_array(&j);
+			} else {
+				json_null(&j, "values");
+			}
 			json_str(&j, "description", k->desc);
 			json_end_object(&j);
 		}

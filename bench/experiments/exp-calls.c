@@ -23,9 +23,9 @@
 static const struct col calls_cols[] = {
 	COL_KEY("mechanism", COL_STR, "", COL_REQ, "stable name (see `mbbench list`)"),
 	COL_KEY("threads", COL_INT, "", COL_REQ | COL_POS, "T: the caller plus T-1 other threads"),
-	COL_KEY("behaviour", COL_STR, "", COL_REQ | COL_SETTING,
+	COL_KEY_IN("behaviour", "spin|sleep", COL_REQ | COL_SETTING,
 		"`spin` (user-space busy loop) or `sleep` (blocked in a futex)"),
-	COL_KEY("scope", COL_STR, "", COL_REQ | COL_SETTING,
+	COL_KEY_IN("scope", "same-process|other-process", COL_REQ | COL_SETTING,
 		"`same-process`, or `other-process` when the T-1 threads live in another process"),
 	COL_KEY("placement", COL_STR, "", COL_SETTING,
 		"`compact` (one thread per core first, SMT siblings last), `smt` (PUs in logical order), `scatter` or the CPU list given"),

@@ -24,7 +24,7 @@
 
 static const struct col distance_cols[] = {
 	COL_KEY("mechanism", COL_STR, "", COL_REQ, "stable name (see `mbbench list`); by default the process-wide ones that do not wait for a grace period (`process_wide` 1, `grace_period` 0 in `mbbench list`)"),
-	COL_KEY("level", COL_STR, "", COL_REQ,
+	COL_KEY_IN("level", "smt|core|l3|numa|package", COL_REQ,
 		"where the spinner sits relative to the caller: `smt` (its SMT sibling), `core` (another core sharing its L3), `l3` (another L3 in its NUMA node and package), `numa` (another NUMA node in its package), `package` (another package); a pair's level is the outermost domain the two CPUs do not share, and an L3 holding a single core counts as that core's cache"),
 	COL_INFO("caller_cpu", COL_INT, "", COL_REQ, "OS CPU number of the caller; empty when the level has no pair"),
 	COL_INFO("spinner_cpu", COL_INT, "", COL_REQ, "OS CPU number of the spinner; empty when the level has no pair"),

@@ -19,8 +19,8 @@
 static const struct col lat_cols[] = {
 	COL_KEY("mechanism", COL_STR, "", COL_REQ, "stable name (see `mbbench list`)"),
 	COL_KEY("threads", COL_INT, "", COL_REQ | COL_POS, "T: the caller plus T-1 other threads"),
-	COL_KEY("behaviour", COL_STR, "", COL_REQ | COL_SETTING, "`spin` or `sleep`, as in calls.csv"),
-	COL_KEY("scope", COL_STR, "", COL_REQ | COL_SETTING, "`same-process` or `other-process`, as in calls.csv"),
+	COL_KEY_IN("behaviour", "spin|sleep", COL_REQ | COL_SETTING, "`spin` or `sleep`, as in calls.csv"),
+	COL_KEY_IN("scope", "same-process|other-process", COL_REQ | COL_SETTING, "`same-process` or `other-process`, as in calls.csv"),
 	COL_INFO("cpus", COL_STR, "", 0, "OS CPU of each thread, caller first, `;`-separated"),
 	COL_INFO("oversubscribed", COL_INT, "", 0, "1 when some CPU carries more than one thread of the team"),
 	COL_COUNT("samples", COL_INT, COL_REQ, "barriers timed"),

@@ -31,7 +31,7 @@ static const struct col reg_cols[] = {
 	COL_KEY("mechanism", COL_STR, "", COL_REQ, "the barrier"),
 	COL_INFO("register_command", COL_STR, "", 0, "the `MEMBARRIER_CMD_REGISTER_*` it needs"),
 	COL_KEY("other_threads", COL_INT, "", COL_REQ, "threads running besides the registering one"),
-	COL_KEY("behaviour", COL_STR, "", COL_REQ | COL_SETTING, "what they do (`spin` or `sleep`)"),
+	COL_KEY_IN("behaviour", "spin|sleep", COL_REQ | COL_SETTING, "what they do (`spin` or `sleep`)"),
 	COL_COUNT("repeats", COL_INT, COL_POS, "fresh processes measured"),
 	COL_MEASURE("register_ns", COL_NUM, "ns", LOWER, MEAN, COL_REQ, "time of the registration call"),
 	COL_CI95("register_ns_ci95", "register_ns", "ns", 0, "its 95% CI half-width"),

@@ -68,8 +68,32 @@ static void set_cell(struct table *t, int row, const char *col, char *v, double 
 	t->nums[i] = num;
 }
 
+int col_value_ok(const struct col *c, const char *v)
+{
+	const char *p = c->values;
+
+	if (!p || !v)
+		return 1;
+	for (;;) {
+		size_t n = strcspn(p, "|");
+
+		if (n == 1 && *p == 'N' ? v[0] && strspn(v, "0123456789") == strlen(v)
+					: strlen(v) == n && !strncmp(v, p, n))
+			return 1;
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+}
+
 void table_set_str(struct table *t, int row, const char *col, const char *v)
 {
+	const struct col *c = &t->cols[col_index(t, col)];
+
+	/* The schema says what this column holds: a value outside it is a
+	 * bug here, caught before a reader refuses the file. */
+	if (!col_value_ok(c, v))
+		fail("internal error: '%s' is not a value of column %s (%s)", v, c->name, c->values);
 	set_cell(t, row, col, v ? xstrdup(v) : NULL, NAN);
 }
 

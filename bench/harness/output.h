@@ -53,11 +53,19 @@ struct col {
 	enum col_ci ci;
 	unsigned flags;		/* COL_REQ, COL_POS, COL_SIGNED, COL_SETTING */
 	const char *desc;	/* one line */
+	/* A text column's values, "a|b|c" ("N": an OS CPU number), or NULL for
+	 * any text: a reader refuses a cell outside them (two columns' values
+	 * swapped under each other's names), and so does table_set_str. */
+	const char *values;
 };
 
 /* One column each, by role; t is COL_STR, COL_INT or COL_NUM, f the flags. */
 #define COL_KEY(n, t, u, f, d) \
 	{ .name = (n), .type = (t), .role = ROLE_KEY, .unit = (u), .flags = (f), .desc = (d) }
+/* A text key column that takes only the values v ("a|b|N"). */
+#define COL_KEY_IN(n, v, f, d) \
+	{ .name = (n), .type = COL_STR, .role = ROLE_KEY, .unit = "", .flags = (f), .desc = (d), \
+	  .values = (v) }
 #define COL_MEASURE(n, t, u, better_, test_, f, d) \
 	{ .name = (n), .type = (t), .role = ROLE_MEASURE, .unit = (u), \
 	  .better = BETTER_##better_, .test = TEST_##test_, .flags = (f), .desc = (d) }
@@ -106,6 +114,8 @@ void table_init(struct table *t, const struct col *cols, int ncols);
 void table_free(struct table *t);
 int table_add_row(struct table *t);
 void table_set_str(struct table *t, int row, const char *col, const char *v);
+/* Whether v is one of c's values (any text where it declares none). */
+int col_value_ok(const struct col *c, const char *v);
 void table_set_int(struct table *t, int row, const char *col, long long v);
 /* NaN and infinities are stored as empty cells. */
 void table_set_num(struct table *t, int row, const char *col, double v);

@@ -62,9 +62,9 @@ static const struct col ana_cols[] = {
 static const struct col phase_cols[] = {
 	COL_KEY("mechanism", COL_STR, "", COL_REQ, "the point's mechanism"),
 	COL_KEY("threads", COL_INT, "", COL_REQ | COL_POS, "the point's T"),
-	COL_KEY("phase", COL_STR, "", COL_REQ,
+	COL_KEY_IN("phase", "setup|send|delivery|handler|wait|total|to-ipi|after-ipi|setup-contended|send-contended|delivery-contended|handler-contended|wait-contended|total-contended|to-ipi-contended|after-ipi-contended", COL_REQ,
 		"`setup` (entry -> first queue), `send` (first queue -> first IPI sent), `delivery` (queue -> handler entry), `handler`, `wait` (last handler exit -> exit), `total`; without csd:* `to-ipi` and `after-ipi`; with `--contenders N`, `setup-contended` (`to-ipi-contended`): that phase while N - 1 other processes issue the same command"),
-	COL_KEY("target_cpu", COL_STR, "", COL_REQ,
+	COL_KEY_IN("target_cpu", "all|other|N", COL_REQ,
 		"`all` (every target pooled, or a phase of the whole barrier), a target's OS CPU, or `other` (a CPU outside the team)"),
 	COL_COUNT("samples", COL_INT, COL_REQ, "complete windows contributing"),
 	COL_MEASURE("p50_ns", COL_NUM, "ns", LOWER, PCT, COL_REQ, "median, from a log-bucketed histogram (error <= 0.4%)"),

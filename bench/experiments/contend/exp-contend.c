@@ -41,7 +41,7 @@
 
 static const struct col contend_cols[] = {
 	COL_KEY("mechanism", COL_STR, "", COL_REQ, "stable name (see `mbbench list`)"),
-	COL_KEY("mode", COL_STR, "", COL_REQ,
+	COL_KEY_IN("mode", "threads|processes", COL_REQ,
 		"`threads` (C caller threads in one process, with `spinners` spinning threads) or `processes` (C processes, each one caller plus `spinners` spinning threads)"),
 	COL_KEY("callers", COL_INT, "", COL_REQ | COL_POS, "C"),
 	COL_KEY("spinners", COL_INT, "", COL_REQ | COL_SETTING,

@@ -33,10 +33,10 @@
 static const struct col disturb_cols[] = {
 	COL_KEY("mechanism", COL_STR, "", COL_REQ, "stable name (see `mbbench list`)"),
 	COL_KEY("round", COL_INT, "", COL_REQ, "0, 1, ...: rows of one round were measured together"),
-	COL_KEY("role", COL_STR, "", COL_REQ,
+	COL_KEY_IN("role", "idle|self-spin|self-sleep|foreign-spin|foreign-rt|foreign-sleep|caller", COL_REQ,
 		"`idle`, `self-spin`, `self-sleep` (threads of the caller's process), `foreign-spin`, `foreign-rt`, `foreign-sleep` (another process), or `caller`"),
 	COL_KEY("cpu", COL_INT, "", COL_REQ, "OS CPU number"),
-	COL_KEY("phase", COL_STR, "", COL_REQ, "`baseline` or `storm`"),
+	COL_KEY_IN("phase", "baseline|storm", COL_REQ, "`baseline` or `storm`"),
 	COL_INFO("victim", COL_STR, "", 0,
 		 "`mbbench` (our victim), `oslat` or `cyclictest` (`--victim-cmd`), empty for `idle`"),
 	COL_INFO("policy", COL_STR, "", 0,
