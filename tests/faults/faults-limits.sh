@@ -1,14 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # mbbench and the sweep under host limits: a thread/process limit
-# (RLIMIT_NPROC), a file limit (RLIMIT_NOFILE), an affinity mask (taskset)
-# and an unprivileged user. Each asserts the promise: the run ends promptly,
+# (RLIMIT_NPROC), a file limit (RLIMIT_NOFILE), an affinity mask (taskset),
+# an unprivileged user and a CPU-time limit (RLIMIT_CPU). Each asserts the promise: the run ends promptly,
 # what cannot be measured is a skipped row or a one-line error with its exit
 # status, and what is measured stays inside the limits it was given.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_python
-plan 13
+plan 15
 chmod 755 "$TMP"
 col_values() { # file column: the column's values, space-separated ("?" where it lacks it)
 	"$PY" - "$@" <<'PY'
@@ -148,5 +148,27 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
 	ok $? "an mbbench under a 0700 directory is not one nobody can run"
 else
 	skip "can_drop under a 0700 directory: needs root and setpriv"
+fi
+# 14-15. A CPU-time limit counts each process's CPU, the sweep's own
+# included: under one shorter than the run the kernel killed the sweep's
+# driver partway with SIGKILL. It is refused before anything is made, in one
+# line naming the limit; a limit the plan fits in runs to a whole folder.
+if command -v prlimit >/dev/null 2>&1; then
+	prlimit --cpu=1 "$MBBENCH" sweep --quick --output "$TMP/cpu1" >"$TMP/cpu1.out" 2>"$TMP/cpu1.err"
+	rc=$?
+	[ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/cpu1.err")" -eq 1 ] &&
+		grep -q 'CPU-time limit of 1 s per process.*raise it (ulimit -t [0-9]*)' "$TMP/cpu1.err" &&
+		[ ! -e "$TMP/cpu1" ] && [ ! -e "$TMP/cpu1.incomplete" ] && [ ! -s "$TMP/cpu1.out" ] &&
+		[ -z "$(pgrep -f "$TMP/cpu1")" ]
+	ok $? "sweep under prlimit --cpu=1: refused up front, exit $rc, nothing made ($(cat "$TMP/cpu1.err"))"
+	need=$("$MBBENCH" sweep --quick --mechanism null --experiment calls --plan |
+		sed -n 's/^# predicted: \([0-9]*\) s.*/\1/p')
+	prlimit --cpu=$((need * 3 / 2)) "$MBBENCH" sweep --quick --mechanism null --experiment calls \
+		--output "$TMP/cpuok" >"$TMP/cpuok.out" 2>"$TMP/cpuok.err"
+	rc=$?
+	[ "$rc" -eq 0 ] && [ -s "$TMP/cpuok/report.md" ] && [ ! -e "$TMP/cpuok.incomplete" ]
+	ok $? "sweep under a CPU-time limit the plan fits in ($((need * 3 / 2)) s): exit $rc, a whole folder"
+else
+	for k in 1 2; do skip "a CPU-time limit: needs prlimit"; done
 fi
 done_testing
