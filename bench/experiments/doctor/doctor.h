@@ -2,7 +2,8 @@
 /*
  * doctor's probes: what a probe fills in, and the helpers they share
  * (bench/experiments/doctor/doctor-common.c). bench/experiments/doctor/exp-doctor.c runs them; the lazy-mm probe,
- * the longest, is bench/experiments/doctor/doctor-lazy.c; rseq-restart is
+ * the longest, is bench/experiments/doctor/doctor-lazy.c (its attempts
+ * doctor-lazy-case.c, what the two share doctor-lazy.h); rseq-restart is
  * bench/experiments/doctor/doctor-rseq.c.
  */
 #ifndef MBB_DOCTOR_H
