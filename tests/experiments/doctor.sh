@@ -8,7 +8,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_python
-plan 18
+plan 19
 cd "$TMP" || exit 1
 export LC_ALL=C
 
@@ -204,4 +204,7 @@ if none["result"] == "affected":
     assert none["fix"].startswith("cause not identified") and "not identified" in none["reason"], none
 PY
 ok $? "mprotect-barrier on made-up hosts names no INVLPGB; the cause it saw, or not identified ($(cell mp-pvm.csv result), $(cell mp-none.csv result))"
+MBBENCH_SYSROOT=$TMP/pvm "$MBBENCH" doctor --probe guest-ipi --format csv >gi.csv 2>err
+cell gi.csv evidence | grep -q 'paravirtual interface: PVM; remote TLB flushes: by hypercall (kernel log: "pvm-pv: remote TLB flushes via PVM_HC_FLUSH_TLB_MULTI")'
+ok $? "guest-ipi: the paravirtual interface and the remote TLB flush as the made-up kernel log names them"
 done_testing

@@ -358,7 +358,9 @@ static void probe_rseq(struct finding *f, struct hostinfo *h)
 static void probe_guest(struct finding *f, struct hostinfo *h)
 {
 	const char *virt = hostinfo_get(h, "virtualization"), *feat = hostinfo_get(h, "hypervisor_features"),
-		   *idle = hostinfo_get(h, "cpuidle");
+		   *idle = hostinfo_get(h, "cpuidle"), *pv = hostinfo_get(h, "paravirt_interface"),
+		   *tlb = hostinfo_get(h, "remote_tlb_flush");
+	int pv_named = pv && strncmp(pv, "unknown", 7) && strncmp(pv, "none", 4);
 
 	f->result = RES_INFO;
 	f->measure = NAN;
@@ -367,8 +369,14 @@ static void probe_guest(struct finding *f, struct hostinfo *h)
 	f->workaround = "compare barrier costs between hosts only with these facts equal";
 	f->fix = "host configuration: KVM PV send-IPI (kvm_para), APICv/posted interrupts (kvm_intel enable_apicv), cpuidle-haltpoll";
 	f->reference = "docs/FINDINGS.md (Counting IPIs); Documentation/virt/kvm/x86/cpuid.rst (KVM_FEATURE_PV_SEND_IPI); Documentation/virt/guest-halt-polling.rst";
-	doctor_say(f->evidence, "virtualization: %s; hypervisor features: %s; cpuidle: %s; posted interrupts: not visible from inside a guest",
-	    virt ? virt : "unknown", feat ? feat : "unknown", idle ? idle : "unknown");
+	doctor_say(f->evidence, "virtualization: %s; hypervisor features: %s; paravirtual interface: %s; remote TLB flushes: %s; cpuidle: %s; posted interrupts: not visible from inside a guest",
+	    virt ? virt : "unknown", feat ? feat : "unknown", pv ? pv : "unknown", tlb ? tlb : "unknown",
+	    idle ? idle : "unknown");
+	if (pv_named && (!feat || !strncmp(feat, "unknown", 7))) {
+		snprintf(f->reason, sizeof(f->reason),
+			 "a guest of %.100s by the kernel's log; its hypervisor describes no features in CPUID", pv);
+		return;
+	}
 	snprintf(f->reason, sizeof(f->reason), "%s",
 		 !feat || !strncmp(feat, "unknown", 7) ?
 			 "a guest whose hypervisor does not describe its features, or unknown" :
