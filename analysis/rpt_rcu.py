@@ -81,11 +81,11 @@ def _miss(r):
             f"{sig(num(r['writes_per_read']), 2)} writes a read explain")
 
 
-def model_table(model):
+def model_table(model, head="##"):
     ok = ok_rows(model)
     if not ok:
         skipped = [r for r in model if r.get("skip_reason")]
-        return (["### What one read costs, and why", "",
+        return ([f"{head} rcu: what one read costs, and why", "",
                  f"The read-side model was not priced: {skipped[0]['skip_reason']}.", ""] if skipped else [])
     body = []
     for r in ok:
@@ -98,7 +98,7 @@ def model_table(model):
                      f"{_ns(num(r['transfer_ns']))} + {_ns(num(r['interrupt_ns']))}",
                      f"{_ns(num(r['model_read_ns']))} / {_ns(num(r['read_ns']))}",
                      _agree(r)))
-    lines = ["### What one read costs, and why", "",
+    lines = [f"{head} rcu: what one read costs, and why", "",
              unit_costs(model), "",
              "Alone: the fences the code executes per read, priced, plus the loop, against the reader "
              "measured with no writer. Running: the reader alone plus, per write it sees, the cache lines "
@@ -170,7 +170,8 @@ def section_rcu(rows, model=()):
     return ["## rcu: reads and writes per scheme", "",
             f"{r0['readers']} readers, {r0['writers']} writers, {num(r0['duration_s']):.3g} s a repeat; "
             "rates ± 95% CI (per-repeat counts are in `rcu.csv`; the seed's figures, of another "
-            "configuration, are under Fidelity). Violations are reads that saw a retired (poisoned) "
+            "configuration, under Fidelity in the appendix). Violations are reads that saw a retired (poisoned) "
             "object: any is a failure.", "",
             md_table(("scheme", "family", "reads/s", "writes/s", "violations", "flagged"), body), ""] \
-        + model_table(list(model))
+        + (["What one read costs, and why each scheme reads as fast as it does (the read-side model, "
+            "`rcu-model.csv`), is in the appendix.", ""] if model else [])

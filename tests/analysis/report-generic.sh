@@ -69,19 +69,19 @@ sed 's/^/# /' "$TMP/toy"
 grep -q '^- the toy needs 64 CPUs: wide; in toy (1 row)$' "$TMP/with/report.md" && ! grep -q '| wide |' "$TMP/toy"
 ok $? "its skipped row is under Skipped measurements, with its reason, not in its table"
 
-# The rest of the report is as without it; the section comes before Fidelity.
+# The rest of the report is as without it; the section comes before the skipped points.
 "$PY" - "$TMP/without/report.md" "$TMP/with/report.md" <<'PY'
 import sys
 a, b = (open(p).read().split("\n") for p in sys.argv[1:])
 i = b.index("## toy")
 j = next(k for k in range(i + 1, len(b)) if b[k].startswith("## "))
-assert b[j] == "## Fidelity to the 2010 figures", b[j]
+assert b[j] == "## Skipped measurements", b[j]
 rest = b[:i] + b[j:]
 skipped = [l for l in rest if l not in a]
 assert skipped == ["- the toy needs 64 CPUs: wide; in toy (1 row)"], skipped
 assert [l for l in rest if l != skipped[0]] == a
 PY
-ok $? "the rest of the report is unchanged; the toy's section comes before Fidelity"
+ok $? "the rest of the report is unchanged; the toy's section comes before the skipped points"
 
 # vmscale has no section of its own: its figure shows it; without the
 # figure, the generic section does.

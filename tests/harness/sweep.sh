@@ -65,11 +65,12 @@ else
 	skip "gnuplot not found: apt-get install gnuplot-nox"
 fi
 
-grep -q '^## Fidelity to the 2010 figures' "$run/report.md" &&
-	grep -q 'expedited ns/call, T=1 | 2.02 µs' "$run/report.md" &&
+grep -q '^## Fidelity to the 2010 figures' "$run/appendix.md" &&
+	grep -q 'expedited ns/call, T=1 | 2.02 µs' "$run/appendix.md" &&
 	grep -q '^| 1 |' "$run/report.md" &&
-	grep -q '^## distance: cost of one barrier by IPI distance' "$run/report.md"
-ok $? "report.md has the calls and distance tables and the fidelity table with the seed's figures"
+	grep -q '^## distance: cost of one barrier by IPI distance' "$run/report.md" &&
+	[ "$(wc -l <"$run/report.md")" -le 200 ] && head -n 10 "$run/report.md" | grep -q '^## Verdict$'
+ok $? "report.md has the calls and distance tables within 200 lines, the Verdict in its first 10; appendix.md the fidelity table with the seed's figures"
 sed -n '/^## Precision/,/^## Remarks/p' "$run/appendix.md" | grep -Eq '^\| calls \| ns_per_call \| [0-9]+ \| [0-9]+ \| 10 \| [0-9.]+% \| [0-9.]+% \(.* T=[0-9]+\) \| [0-9.]+% \|$' &&
 	sed -n '/^## Precision/,/^## Remarks/p' "$run/appendix.md" | grep -q 'smaller than the last column at a figure is likely to be missed'
 ok $? "appendix.md says how certain the calls figures are: median and widest CI from 10 processes, and the smallest change one run a side can tell"
