@@ -35,7 +35,9 @@
 #include "hostinfo.h"
 #include "ipicount.h"
 
-#define KLOG_MAX_RECORDS 100000	/* a long-running host's log is read to here */
+/* The lines read come in a boot's first moments (the hypervisor's setup,
+ * before SMP): a long-running host's log is read no further than this. */
+#define KLOG_MAX_RECORDS 5000
 
 /* The lines of the kernel log this file reads, each the first of its kind. */
 struct klog {
@@ -103,6 +105,8 @@ static void klog_read(struct klog *k)
 			snprintf(k->running, sizeof(k->running), "%.199s", t);
 		else if (!k->flush[0] && strstr(t, "remote TLB flush"))
 			snprintf(k->flush, sizeof(k->flush), "%.199s", t);
+		if (k->booting[0] && k->flush[0])
+			break;	/* all there is to find */
 	}
 	fclose(f);
 }
