@@ -25,7 +25,7 @@ def _change(r):
 
 
 def _interval(r):
-    """The change's 95% interval as B/A, from the verdict's own test."""
+    """The change's interval (at 1 - --alpha) as B/A, from the verdict's own test."""
     lo, hi = r.get("ratio_low"), r.get("ratio_high")
     if lo is None or hi is None or math.isnan(lo) or math.isnan(hi):
         return "-"
@@ -59,15 +59,18 @@ def render_human(name_a, name_b, ra, rb, results, only_a, only_b, diffs, opts, e
                 "processes (the `replicates` column), so the CIs include what changes from one process "
                 "to the next (placement, the hypervisor's packing, cache colours).", ""]
     elif units == {"runs"}:
-        out += ["Tested on the runs of each side (--vs): each run's figure is one sample (`welch-runs`: "
-                "Welch's t on their logs, the interval of B/A from the same test).", ""]
+        out += ["Tested on the runs of each side (--vs): each run's figure is one sample (`paired-runs`: "
+                "the runs were taken in ABBA pairs, the paired t-test on the per-pair log ratios; `welch-runs`: "
+                "Welch's t on their logs; a figure that may be 0 or below on its values; the interval "
+                "of B/A from the same test).", ""]
     elif units:
         out += ["**Tested on repeats inside one process** for "
                 f"{sum(1 for r in results if r.get('unit') == 'repeats')} figures (a folder measured "
                 "without replicates): those CIs cannot see what changes between runs, so expect noise "
                 "to be flagged; measure both sides with replicates, or give several runs a side with --vs.", ""]
-    out += [f"B/A for means and percentiles, B-A for counts. `*`: significant (`test`: `welch-runs`, "
-            f"Welch's t on the logs of each run's figure with two or more runs a side; `mann-whitney`, "
+    out += [f"B/A for means and percentiles, B-A for counts. `*`: significant (`test`: `paired-runs` or "
+            f"`welch-runs`, the paired t-test or Welch's t on the logs of each run's figure with two or more "
+            f"runs a side; `mann-whitney`, "
             f"the Mann-Whitney U test on the values of the processes of each side where both have "
             f"{MIN_RANK_SAMPLES} or more, with the Hodges-Lehmann interval; else `welch`, Welch's t on the means and CIs; "
             f"{opts.correction} correction within each family "
@@ -77,13 +80,14 @@ def render_human(name_a, name_b, ra, rb, results, only_a, only_b, diffs, opts, e
             "(a single repeat, a percentile without one, or one whose batches hold too few samples to "
             "reach it: a p99 needs 100 a batch). `mixed`: significant, but the medians and the means moved "
             "in opposite directions, so neither better nor worse. `would see`: the smallest change the point "
-            "could have detected, 80% of the time at the 5% level (two-sided), from both sides' spread.", ""]
+            f"could have detected, 80% of the time at the {opts.alpha:g} level (two-sided), from both sides' spread; "
+            f"intervals at {100 * (1 - opts.alpha):g}%.", ""]
     for exp in experiments:
         rows = [(r["point"], r["figure"], _fmt(r["a"]), _fmt(r["b"]), _change(r), _interval(r), r["sig"],
                  r["verdict"], r.get("test") or "-", r.get("family", "-"), _detectable(r))
                 for r in results if r["experiment"] == exp]
         if rows:
-            out += [f"## {exp}", "", md_table(("point", "figure", "A", "B", "B/A or B-A", "95% interval", "sig",
+            out += [f"## {exp}", "", md_table(("point", "figure", "A", "B", "B/A or B-A", f"{100 * (1 - opts.alpha):g}% interval", "sig",
                                                "B vs A", "test", "family", "would see"), rows), ""]
     if only_a or only_b:
         out += ["## Points in one run only", "",

@@ -135,10 +135,10 @@ def _split(label):
     return pairs
 
 
-def point_lines(results, only_a, only_b, experiments):
+def point_lines(results, only_a, only_b, experiments, level=95):
     out = []
     cols = (18, 18, 16)
-    head = (f"  {'before ±CI':>{cols[0]}} {'after ±CI':>{cols[1]}} {'change [95%]':>{cols[2]}}  verdict")
+    head = (f"  {'before ±CI':>{cols[0]}} {'after ±CI':>{cols[1]}} {f'change [{level:g}%]':>{cols[2]}}  verdict")
     for exp in experiments:
         rows = [r for r in results if r["experiment"] == exp]
         if not rows:
@@ -183,7 +183,8 @@ def point_lines(results, only_a, only_b, experiments):
 
 def _tests(results):
     """The tests the rows were tested with, in words."""
-    names = {"welch-runs": "Welch's t on the runs' logs", "mann-whitney": "the Mann-Whitney U test on the processes' values",
+    names = {"paired-runs": "the paired t on the ABBA pairs' log ratios",
+             "welch-runs": "Welch's t on the runs' logs", "mann-whitney": "the Mann-Whitney U test on the processes' values",
              "welch": "Welch's t"}
     used = [names[t] for t in names if any(r.get("test") == t for r in results)]
     return " or ".join(used) or "a test"
@@ -195,14 +196,14 @@ def render_text(name_a, name_b, ra, rb, results, only_a, only_b, diffs, opts, ex
     for line in pooled_words(opts.pool, results):
         out += _wrap(line, "", "  ") + [""]
     out += host_lines(name_a, name_b, ra, rb, diffs)
-    out += point_lines(results, only_a, only_b, experiments)
+    out += point_lines(results, only_a, only_b, experiments, 100 * (1 - opts.alpha))
     tested = sum(1 for r in results if not math.isnan(r.get("q", math.nan)))
     worse = sum(1 for r in results if r["verdict"] == "worse")
     better = sum(1 for r in results if r["verdict"] == "better")
     out += [""] + _wrap(
         f"{len(results)} compared: {worse} worse, {better} better, "
         f"{sum(1 for r in results if r['sig'] == '?')} without a CI; {len(only_a)} only before, "
-        f"{len(only_b)} only after. Change: after/before - 1 in % with its 95% interval "
+        f"{len(only_b)} only after. Change: after/before - 1 in % with its {100 * (1 - opts.alpha):g}% interval "
         f"from the verdict's own test (its half-width), after - before for a count; "
         f"a verdict needs {_tests(results)}, {opts.correction} within each family "
         f"({tested} tested points), an interval that leaves no change out, "

@@ -90,7 +90,7 @@ def numpy_module():
 
 
 @contextlib.contextmanager
-def _quiet():
+def quiet():
     """scipy's and numpy's warnings (a division by zero inside a
     distribution, a degenerate sample) are not the tools' output."""
     np = numpy_module()
@@ -109,7 +109,7 @@ def t_quantile(q, df):
     """The q quantile of Student's t with df degrees of freedom."""
     if not _finite(df) or df <= 0:
         return math.nan
-    with _quiet():
+    with quiet():
         return float(scipy_stats().t.ppf(q, df))
 
 
@@ -123,7 +123,7 @@ def t_two_sided_p(t, df):
     """P(|T| >= |t|) for Student's t with df degrees of freedom."""
     if not _finite(t, df) or df <= 0:
         return math.nan
-    with _quiet():
+    with quiet():
         return float(2 * scipy_stats().t.sf(abs(t), df))
 
 
@@ -171,12 +171,13 @@ def welch_p(ma, ca, na, mb, cb, nb):
     return t_two_sided_p((mb - ma) / se, df)
 
 
-def welch_ci(ma, ca, na, mb, cb, nb):
-    """mb - ma and the half-width of its 95% CI (Welch); NaN without one."""
+def welch_ci(ma, ca, na, mb, cb, nb, alpha=0.05):
+    """mb - ma and the half-width of its 1 - alpha CI (Welch), from the
+    sides' 95% CI half-widths; NaN without one."""
     if not (na >= 2 and nb >= 2) or not _finite(ma, ca, mb, cb):
         return mb - ma, math.nan
     se, df = _welch(ca, na, cb, nb)
-    return mb - ma, t_quantile_975(max(1.0, df)) * se
+    return mb - ma, t_quantile(1 - alpha / 2, max(1.0, df)) * se
 
 
 # -- intervals ---------------------------------------------------------------
@@ -189,7 +190,7 @@ def bootstrap_mean(vals, least=None):
     if len(x) < 2 or float(x.min()) == float(x.max()):
         lo = hi = float(x.mean()) if len(x) else math.nan
     else:
-        with _quiet():
+        with quiet():
             ci = scipy_stats().bootstrap((x,), np.mean, confidence_level=0.95, n_resamples=BOOT_RESAMPLES,
                                  method="percentile", random_state=BOOT_SEED).confidence_interval
         lo, hi = float(ci.low), float(ci.high)
@@ -220,7 +221,7 @@ def wilson(k, n):
     within [0, 1]; (NaN, NaN) without trials."""
     if not _finite(k, n) or n < 1 or not 0 <= k <= n:
         return math.nan, math.nan
-    with _quiet():
+    with quiet():
         ci = scipy_stats().binomtest(int(round(k)), int(round(n))).proportion_ci(confidence_level=0.95, method="wilson")
     return max(0.0, float(ci.low)), min(1.0, float(ci.high))
 
@@ -263,7 +264,7 @@ def percentile_interval(buckets, p_percent, least, most):
         return math.nan, math.nan
     q = p_percent / 100.0
     binom = scipy_stats().binom
-    with _quiet():
+    with quiet():
         lo_rank = max(1, int(binom.ppf(0.025, n, q)))
         hi_rank = min(n, int(binom.ppf(0.975, n, q)) + 1)
     lo = _at_rank(buckets, lo_rank)[0]
@@ -283,7 +284,7 @@ def mann_whitney_p(xs, ys):
         return math.nan
     if len(set(xs) | set(ys)) == 1:
         return 1.0
-    with _quiet():
+    with quiet():
         p = float(scipy_stats().mannwhitneyu(xs, ys, alternative="two-sided").pvalue)
     return 1.0 if math.isnan(p) else p
 
