@@ -90,6 +90,8 @@ def read_sweep(d):
     s.setdefault("replicates", "1")
     s.setdefault("runs", s.get("planned", ""))
     s.setdefault("found", "")
+    s.setdefault("boot_id", "-")	# a folder measured before the boot was recorded
+    s.setdefault("ab", "-")
     counts = [s.get(k, "") for k in ("planned", "replicates", "runs", "done", "failed", "skipped", "measured",
                                      "seed", "budget")]
     pred = s.get("predicted", "")
@@ -97,7 +99,10 @@ def read_sweep(d):
             or any(len(s[k]) > 6 for k in ("planned", "replicates", "runs", "done", "failed", "skipped")) \
             or s.get("preset") not in ("quick", "full", "ab") or s.get("stop") not in ("0", "130", "143") \
             or not pred or pred.strip("0123456789.") or pred.count(".") > 1 \
-            or s["found"].strip("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789: _.-"):
+            or s["found"].strip("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789: _.-") \
+            or len(s["boot_id"]) > 64 or s["boot_id"].strip("0123456789abcdef-") \
+            or not (s["ab"] == "-" or (s["ab"][:2] in ("A:", "B:") and s["ab"][2:].isdigit()
+                                       and s["ab"][2:3] != "0" and len(s["ab"]) <= 5)):
         return s, "raw/sweep.txt"
     try:
         with open(os.path.join(d, "raw", "points.txt"), encoding="utf-8", errors="replace") as f:
@@ -112,12 +117,24 @@ def read_sweep(d):
     return s, None
 
 
+def ab_facts(s):
+    """What run.json records of the run's boot and of its place in an A/B
+    (sweep --ab-run SIDE:PAIR): side, pair and its position in the ABBA
+    order (pair k is A then B where k is odd, B then A where it is even)."""
+    out = {"boot_id": None if s["boot_id"] == "-" else s["boot_id"]}
+    if s["ab"] != "-":
+        side, pair = s["ab"][0], int(s["ab"][2:])
+        first = (side == "A") == (pair % 2 == 1)
+        out["ab"] = {"side": side, "pair": pair, "position": 2 * (pair - 1) + (1 if first else 2), "order": "ABBA"}
+    return out
+
+
 def try_assemble(s, interrupted):
     """run.json and the CSVs; the reason they could not be written, or None."""
     try:
         assemble(folder, s["preset"], int(s["planned"]), interrupted, int(s["seed"]),
                  {"budget": float(s["budget"]), "predicted": float(s["predicted"]),
-                  "measured": float(s["measured"])}, s.get("aslr") or None, int(s["replicates"]))
+                  "measured": float(s["measured"])}, s.get("aslr") or None, int(s["replicates"]), ab_facts(s))
     except AssembleError as e:
         return str(e)
     except (OSError, ValueError, RecursionError) as e:

@@ -115,7 +115,7 @@ def split_replicate(name):
 
 
 
-def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=None, replicates=1):
+def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=None, replicates=1, facts=None):
     raw = os.path.join(folder, "raw")
     points = _read_manifest(os.path.join(raw, "points.txt"))
     run_order = [f"{p['experiment']}:{p['name']}" for p in points]
@@ -200,6 +200,7 @@ def assemble(folder, preset, planned, interrupted, seed=None, timing=None, aslr=
         "info": info,
         "points": envelopes,
     }
+    run.update(facts or {})	# the boot and the run's place in an A/B (finish.ab_facts)
     if load is not None:
         # The host's load around each point tried, in the order they ran.
         run["load"] = load

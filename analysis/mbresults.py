@@ -221,7 +221,8 @@ RUN_KEYS = {
     "aslr": (str, type(None)), "budget_s": (int, float, type(None)), "predicted_s": (int, float, type(None)),
     "measured_s": (int, float, type(None)), "info": (dict,), "points": (list,), "host": (dict,),
     "host_sources": (dict,), "hostname": (str,), "experiment": (str,), "version": (str,),
-    "end": (str,), "derived": (dict,), "notes": (list,), "load": (list,),
+    "end": (str,), "derived": (dict,), "notes": (list,), "load": (list,), "boot_id": (str, type(None)),
+    "ab": (dict,),
 }
 
 

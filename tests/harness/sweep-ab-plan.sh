@@ -26,8 +26,9 @@ ok $? "calls at T=2, distance at the SMT sibling, contend with one caller, no gr
 s=$(sed -n 's/^# predicted: \([0-9]*\) s.*/\1/p' plan)
 [ -n "$s" ] && [ "$s" -le 60 ]
 ok $? "predicted $s s, within the preset's 60 s"
-grep -q '^# runs a side: 8 (the default' plan
-ok $? "no calibration here: the default runs a side ($(grep 'runs a side' plan))"
+grep -q '^# runs a side: 8 (the default, not this host.s: where a run.s pooled score varies by SD 0.03 or less' plan &&
+	grep -q '^# time: 16 sweeps of at most [0-9]* s each' plan
+ok $? "no calibration here: the default runs a side and what it rests on, the time ($(grep 'runs a side' plan))"
 mkdir -p runs/calibrate-a runs/calibrate-b
 printf '{\n "hostname": "%s",\n "kernel_release": "%s",\n "at": "syscall",\n "plant_pct": 10,\n "runs_a_side": 7,\n "seconds": 1\n}\n' \
 	"$(uname -n)" "$(uname -r)" >runs/calibrate-a/calibration.json
@@ -35,7 +36,8 @@ printf '{\n "hostname": "another-%s",\n "kernel_release": "%s",\n "at": "syscall
 	"$(uname -n)" "$(uname -r)" >runs/calibrate-b/calibration.json
 touch runs/calibrate-b/calibration.json
 MBBENCH_SYNTHETIC="$topo" "$MBBENCH" sweep --ab --plan --assume-available --out-root runs >plan2 2>err
-grep -q '^# runs a side: 7 (for a 10% change at 80% power, from runs/calibrate-a/calibration.json)' plan2
+grep -q '^# runs a side: 7 (for a 10% change of the pooled line at 80% power, from runs/calibrate-a/calibration.json)' plan2 &&
+	grep -q '^# an A/B in ABBA pairs: A1 B1 B2 A2 A3 B3 B4 A4 \.\.\. (each run: mbbench sweep --ab --ab-run A:1' plan2
 ok $? "this host's calibration, not another's: $(grep 'runs a side' plan2)"
 MBBENCH_SYNTHETIC="$topo" "$MBBENCH" sweep --ab --quick --plan >/dev/null 2>err
 [ $? -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q 'choose one preset' err

@@ -12,7 +12,7 @@ RUNALL="$MBBENCH sweep"
 PLOT="$MBBENCH plot"
 REPORT="$MBBENCH report"
 COMPARE="$MBBENCH compare"
-plan 22
+plan 24
 
 $RUNALL --quick --keep-degraded --mechanism null,fence,membarrier-private-expedited \
 	--output "$TMP/runs/first" >"$TMP/out" 2>"$TMP/err"
@@ -39,8 +39,11 @@ assert d["info"]["host"]["kernel"]
 assert {p["experiment"] for p in d["points"]} == {"doctor", "calls", "distance", "latency", "disturb", "contend",
                                                    "register", "anatomy"}
 assert d["run_order"][0] == "doctor:all", d["run_order"]
+# the boot it was measured in; no A/B position without --ab-run
+boot = open("/proc/sys/kernel/random/boot_id").read().strip()
+assert d["boot_id"] == boot and "ab" not in d, (d["boot_id"], d.get("ab"))
 PY
-ok $? "run.json: versioned, complete, host facts and every point's envelope"
+ok $? "run.json: versioned, complete, host facts, the boot, and every point's envelope"
 
 grep -Eq '^(setarch [^ ]+ -R |linux64 -R )?mbbench calls --mechanism null' "$run/commands.txt"
 ok $? "commands.txt lists the exact commands"
@@ -199,6 +202,21 @@ ok $? "sweep with an unknown mechanism: exit 2, no folder"
 $RUNALL --aslr sometimes --out-root "$TMP/bad" 2>"$TMP/e8"
 [ $? -eq 2 ] && [ "$(wc -l <"$TMP/e8")" -eq 1 ] && [ -z "$(ls "$TMP/bad" 2>/dev/null)" ]
 ok $? "sweep --aslr sometimes: exit 2, one line, no folder ($(cat "$TMP/e8"))"
+bad=
+for args in "--ab-run A:1" "--ab --ab-run C:1" "--ab --ab-run A:0" "--ab --ab-run B:1000" "--ab --ab-run A1" "--ab --ab-run"; do
+	# shellcheck disable=SC2086
+	"$MBBENCH" sweep $args --out-root "$TMP/bad" >/dev/null 2>"$TMP/e9"
+	rc=$?
+	[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/e9")" -eq 1 ] && [ -z "$(ls "$TMP/bad" 2>/dev/null)" ] || bad="$bad [$args: $rc]"
+done
+[ -z "$bad" ]
+ok $? "--ab-run without --ab or not SIDE:PAIR: exit 2, one line, no folder (bad:${bad:- none})"
+# With --ab-run the run records its place in the ABBA order: B of pair 2
+# runs third (pair 2 is B then A).
+"$MBBENCH" sweep --ab --ab-run B:2 --experiment calls --mechanism null --output "$TMP/abrun" >/dev/null 2>"$TMP/e10" &&
+	[ "$(json_val "$TMP/abrun/run.json" ab side)" = B ] && [ "$(json_val "$TMP/abrun/run.json" ab pair)" = 2 ] &&
+	[ "$(json_val "$TMP/abrun/run.json" ab position)" = 3 ]
+ok $? "sweep --ab --ab-run B:2: run.json records side B, pair 2, position 3 ($(tail -n 1 "$TMP/e10"))"
 # The memory layout the points ran with is in run.json, and commands.txt
 # shows how each ran: under setarch -R where the host lets it.
 aslr=$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["aslr"])' "$run/run.json")
