@@ -257,7 +257,7 @@ def calibration_line(data):
                 f"times, was {found}; pooled verdicts "
                 + ", ".join(x["pooled_verdict"] or "none" for x in c["repetitions"])
                 + f"; plain against plain flagged {sum(a['flagged'] for a in alarms)} of "
-                f"{sum(a['points'] for a in alarms)} points. Runs a side for a {c['plant_pct']}% change here: "
+                f"{sum(a['points'] for a in alarms)} points. Runs a side for a {c['plant_pct']}% change of the pooled line here: "
                 f"{c['runs_a_side'] or 'more than 40'}.")
     except (KeyError, TypeError):
         return (" The folder's calibration.json is not one this `mbbench calibrate` writes (an older design, or "

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # mbbench calibrate: bad input is one line, exit 2 and no folder; a planted
 # change of 50% at the syscall, on PRIVATE_EXPEDITED alone, two runs a side
-# of sweep --ab: the folder holds every sweep, the comparison and the
+# of sweep --ab in ABBA pairs (pair 2 planted first), each sweep's run.json
+# saying its side and pair: the folder holds every sweep, the comparison and the
 # calibration; the plant is found (or, on a loaded host, measured to have
 # landed) and never called better; the summary states the share with its
 # interval and the runs a side; sweep --ab --plan and a sweep's report
@@ -47,6 +48,9 @@ for f in plain-1-1/run.json planted-1-1/run.json plain-1-2/run.json planted-1-2/
 done
 grep -q -- '--plant-syscall [0-9]' cal/planted-1-1/commands.txt && ! grep -q -- '--plant' cal/plain-1-1/commands.txt ||
 	missing="$missing (--plant-syscall in commands.txt)"
+[ "$(json_val cal/planted-1-2/run.json ab position)" = 3 ] && [ "$(json_val cal/plain-1-2/run.json ab position)" = 4 ] &&
+	[ "$(json_val cal/plain-1-1/run.json ab side)" = A ] && [ "$(json_val cal/compare-1.json comparisons 0 design)" = paired ] ||
+	missing="$missing (the ABBA positions in run.json, a paired comparison)"
 [ -z "$missing" ]
 ok $? "the folder holds every sweep, the comparison and the calibration (missing:${missing:- none})"
 "$PY" - cal/calibration.json <<'PY'
@@ -76,12 +80,12 @@ else
 	ok $rc "a 50% plant at the syscall: the pooled verdict worse, no point called better ($(sed -n 2p out))"
 fi
 grep -q -e '^Found at [0-9]*% \[[0-9]*, [0-9]*\] of the pooled headline points' -e '^No share: ' out &&
-	grep -q '^This design (2 runs a side) sees a pooled change of' out
+	grep -q '^The pooled line, the primary endpoint: this design (2 runs a side, ABBA pairs) sees' out
 ok $? "the summary states the share with its interval and the design's power"
 runs=$(sed -n 's/^ *"runs_a_side": \([0-9]*\),*$/\1/p' cal/calibration.json)
 "$MBBENCH" sweep --ab --plan --out-root runs >plan 2>err
 if [ -n "$runs" ]; then
-	grep -q "^# runs a side: $runs (for a 50% change at 80% power, from runs/calibrate-pe/calibration.json)" plan
+	grep -q "^# runs a side: $runs (for a 50% change of the pooled line at 80% power, from runs/calibrate-pe/calibration.json)" plan
 else
 	grep -q "^# runs a side: 8 (the default" plan
 fi
