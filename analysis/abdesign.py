@@ -165,7 +165,7 @@ def hodges_lehmann(xa, xb, alpha=ALPHA):
     return math.exp(mid), math.exp(d[k - 1]), math.exp(d[nm - k])
 
 
-def pooled(per_run_a, per_run_b, alpha=ALPHA, rel=0.0, paired=False):
+def pooled(per_run_a, per_run_b, alpha=ALPHA, rel=0.0, paired=False, groups=None):
     """The common change of the pooled points: per_run_X is, for each
     run of a side, {point: figure}; the points in every run of both sides
     are pooled, each run's score the mean log of its points. paired: run
@@ -174,7 +174,10 @@ def pooled(per_run_a, per_run_b, alpha=ALPHA, rel=0.0, paired=False):
     resolution as a fraction of a figure (the score's floor). Returns a
     dict (pct, lo, hi at 1 - alpha, p, points, runs_a, runs_b, paired,
     sd: the spread the design's power depends on, of a pair's score
-    difference where paired, else of a run's score) or None."""
+    difference where paired, else of a run's score) or None. groups: the
+    runs nested in boots, each side's runs' indexes a boot: the scores'
+    boot-to-boot share of variance is given (boot_share) and each boot's
+    runs become one score, the boot the unit (runs_a, runs_b: boots)."""
     common = None
     for d in per_run_a + per_run_b:
         keys = {k for k, v in d.items() if v > 0}
@@ -187,6 +190,14 @@ def pooled(per_run_a, per_run_b, alpha=ALPHA, rel=0.0, paired=False):
     def score(d):
         return sum(math.log(d[k]) for k in pts) / len(pts)
     sa, sb = [score(d) for d in per_run_a], [score(d) for d in per_run_b]
+    boot = None
+    if groups:
+        boot = boot_share([[sa[i] for i in g] for g in groups[0]] + [[sb[i] for i in g] for g in groups[1]],
+                          len(groups[0]))
+        sa, sb = ([sum(x[i] for i in g) / len(g) for g in gs] for x, gs in zip((sa, sb), groups))
+        paired = False
+        if len(sa) < 2 or len(sb) < 2:
+            return None
     f = resolution_sd(rel)
     d, h, p, _ = diff_test(sa, sb, alpha, (f, f), paired)
     # the spread, never below what the floor leaves a side's mean
@@ -196,7 +207,35 @@ def pooled(per_run_a, per_run_b, alpha=ALPHA, rel=0.0, paired=False):
         sd = max(_pooled_sd(sa, sb), f * math.sqrt(min(len(sa), len(sb))))
     return {"pct": 100 * (math.exp(d) - 1), "lo": 100 * (math.exp(d - h) - 1),
             "hi": 100 * (math.exp(d + h) - 1), "p": p, "alpha": alpha, "points": len(pts),
-            "runs_a": len(sa), "runs_b": len(sb), "paired": paired, "sd": sd}
+            "runs_a": len(sa), "runs_b": len(sb), "paired": paired, "sd": sd,
+            **({"unit": "boots", "boot_share": boot[0], "boot_p": boot[1]} if groups else {})}
+
+
+def boot_share(boots, n_a):
+    """The share of a run's score variance that is the boot's, runs nested
+    in boots: one-way random effects within each side (the sides' means
+    apart), from the mean squares between boots and within them (method
+    of moments), and the F test of no boot effect (scipy.stats.f). boots:
+    the scores of each boot, A's n_a boots first. (share, p), NaN where
+    no boot holds two runs."""
+    sides = (boots[:n_a], boots[n_a:])
+    big_n = sum(len(b) for b in boots)
+    ssw = sum(sum((x - sum(b) / len(b)) ** 2 for x in b) for b in boots)
+    ssb, n2 = 0.0, 0.0
+    for side in sides:
+        xs = [x for b in side for x in b]
+        m = sum(xs) / len(xs) if xs else 0.0
+        ssb += sum(len(b) * (sum(b) / len(b) - m) ** 2 for b in side)
+        n2 += sum(len(b) ** 2 for b in side) / len(xs) if xs else 0.0
+    dfw, dfb = big_n - len(boots), len(boots) - 2
+    if dfw < 1 or dfb < 1:
+        return math.nan, math.nan
+    msw, msb = ssw / dfw, ssb / dfb
+    n0 = (big_n - n2) / dfb
+    var_b = max(0.0, (msb - msw) / n0)
+    share = var_b / (var_b + msw) if var_b + msw > 0 else math.nan
+    p = float(scipy_stats().f.sf(msb / msw, dfb, dfw)) if msw > 0 else math.nan
+    return share, p
 
 
 def _sd(x):
@@ -307,15 +346,24 @@ def pooled_words(res, results):
     word = {"worse": "WORSE", "better": "BETTER"}.get(res["verdict"]) or (
         f"no change beyond {margin:g}% shown" if res["p"] < alpha else "no change shown")
     n = min(res["runs_a"], res["runs_b"])
+    boots = ""
+    if res.get("boots") == "confounded":
+        word = "no verdict"
+    if res.get("boots_why"):
+        boots = f"; boots: {res['boots_why']}"
+        if res.get("boot_share") == res.get("boot_share") and res.get("boot_share") is not None:
+            boots += (f" (the boot's share of a run's variance {100 * res['boot_share']:.0f}%, "
+                      f"F test p {res['boot_p']:.2g})")
     if res.get("paired"):
         design = (f"{n} ABBA pairs, the paired t-test on the per-pair log ratios; worse or better where "
                   f"the {100 * (1 - alpha):g}% interval leaves 0 out")
     else:
-        design = (f"{res['runs_a']} runs vs {res['runs_b']}, unpaired (Welch's t, the run the unit"
+        design = (f"{res['runs_a']} {res.get('unit', 'runs')} vs {res['runs_b']}, unpaired (Welch's t, the "
+                  f"{res.get('unit', 'runs')[:-1]} the unit"
                   + (f": {res['unpaired_why']}" if res.get("unpaired_why") else "") + "); worse or better "
                   f"only where the whole {100 * (1 - alpha):g}% interval is beyond {margin:g}%, since "
                   "runs not taken in pairs can drift apart")
     det = detectable(res["sd"], n, alpha, beyond=margin / 100, paired=res.get("paired", False))
     return [(f"membarrier commands: {res['pct']:+.1f}% [{res['lo']:+.1f}, {res['hi']:+.1f}] {word} "
-             f"(the primary endpoint: {res['points']} headline points pooled; {design}; p {res['p']:.2g}; "
+             f"(the primary endpoint: {res['points']} headline points pooled; {design}{boots}; p {res['p']:.2g}; "
              f"a change of {100 * det:.1f}% would be called 80% of the time)"), fam]

@@ -164,3 +164,41 @@ def merge_replicates(datas, ignore=()):
         if rows:
             merged[exp] = rows
     return merged
+
+
+# -- boots ----------------------------------------------------------------------
+
+def boot_of(run):
+    """The kernel's boot a run was measured in (run.json's boot_id), or None."""
+    b = run.get("boot_id") if isinstance(run, dict) else None
+    return b if isinstance(b, str) and b else None
+
+
+def boot_design(boots_a, boots_b):
+    """How the runs of the two sides sit in boots (each a list of boot ids,
+    one a run, in the runs' order): (mode, groups_a, groups_b, words).
+    mode "unknown" (a run records none), "common" (every run in one boot),
+    "per-run" (each run its own boot: the run is the boot), "nested"
+    (some boot holds several runs of a side: each boot's runs become one
+    figure, groups_X the runs' indexes a boot), or "confounded" (the sides
+    share no boot and one of them has only one: the boot's own level, which
+    moves every figure of a boot, cannot be told from the change)."""
+    if not boots_a or not boots_b or any(b is None for b in boots_a + boots_b):
+        return "unknown", None, None, None
+    sa, sb = set(boots_a), set(boots_b)
+    if len(sa | sb) == 1:
+        return "common", None, None, "every run in one boot, common to both sides"
+    if not sa & sb and min(len(sa), len(sb)) == 1:
+        return "confounded", None, None, (
+            f"A's runs come from {len(sa)} boot{'s' if len(sa) > 1 else ''} and B's from {len(sb)}, none shared: "
+            "with one boot a side the runs are not independent of their boot, whose level is not measured, "
+            "so no verdict (take the runs in ABBA pairs across boots)")
+    if len(sa) == len(boots_a) and len(sb) == len(boots_b):
+        return "per-run", None, None, "each run in its own boot: the run is the boot"
+
+    def groups(boots):
+        order = list(dict.fromkeys(boots))
+        return [[i for i, b in enumerate(boots) if b == g] for g in order]
+    return "nested", groups(boots_a), groups(boots_b), (
+        f"runs nested in boots (A: {len(boots_a)} runs in {len(sa)} boots, B: {len(boots_b)} in {len(sb)}): "
+        "each boot's runs are one figure, the boot the unit")

@@ -64,6 +64,17 @@ def _gmean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs and min(xs) > 0 else math.nan
 
 
+def by_boot(xs, groups):
+    """A side's run figures, one per boot: the geometric mean of each
+    boot's runs (the mean where one is not above 0)."""
+    out = []
+    for g in groups:
+        v = [xs[i] for i in g if i < len(xs)]
+        if v:
+            out.append(_gmean(v) if min(v) > 0 else sum(v) / len(v))
+    return out
+
+
 def test_figure(r, exp, col, kind, a, b, opts, pool):
     """One figure of one point: its test, the change's interval at
     1 - alpha from that test, the direction that test measured (_up) and
@@ -75,6 +86,14 @@ def test_figure(r, exp, col, kind, a, b, opts, pool):
     va, vb = r["a"], r["b"]
     xa, xb = samples(a, col), samples(b, col)
     runs_a, runs_b = a.get(f"_byrun:{col}", []), b.get(f"_byrun:{col}", [])
+    all_a, all_b = runs_a, runs_b	# every run, for the pooled score (which takes the boots itself)
+    if opts.boot_groups and runs_a and runs_b:
+        # Runs nested in boots: each boot's runs one figure (their
+        # geometric mean, or mean where one is not above 0), the boot the unit.
+        runs_a, runs_b = (by_boot(x, g) for x, g in zip((runs_a, runs_b), opts.boot_groups))
+        if len(runs_a) < 2 or len(runs_b) < 2:
+            r["test"], r["detectable_pct"], r["unit"] = "", math.nan, "boots"
+            return
     by_run = len(runs_a) >= 2 and len(runs_b) >= 2
     paired = by_run and opts.paired and len(runs_a) == len(runs_b)
     run_name = "paired-runs" if paired else "welch-runs"
@@ -99,7 +118,7 @@ def test_figure(r, exp, col, kind, a, b, opts, pool):
         # so only a difference beyond its spread counts.
         if by_run:
             rd = run_diff(runs_a, runs_b, opts.alpha, (ha, hb), paired)
-            r["p"], r["test"], r["unit"] = rd[0], run_name, "runs"
+            r["p"], r["test"], r["unit"] = rd[0], run_name, "boots" if opts.boot_groups else "runs"
             r["diff"], r["diff_lo"], r["diff_hi"] = rd[3], rd[1], rd[2]
             xa, xb = runs_a, runs_b
         elif rank:
@@ -146,13 +165,13 @@ def test_figure(r, exp, col, kind, a, b, opts, pool):
             if paired:
                 r["pair_sd_log"] = pair_sd(runs_a, runs_b)
             if r["family"] == "headline" and is_pooled(exp, b):
-                pool.append((exp, r["point"], runs_a, runs_b, max(ha / ga, hb / gb)))
+                pool.append((exp, r["point"], all_a, all_b, max(ha / ga, hb / gb)))
         else:	# a signed figure (ns_over_floor): B - A over |A|
             rd = run_diff(runs_a, runs_b, opts.alpha, (ha, hb), paired)
             r["p"], r["_up"] = rd[0], rd[3] > 0
             if va:
                 ends = 1 + rd[1] / abs(va), 1 + rd[2] / abs(va)
-        r["test"], r["unit"] = run_name, "runs"
+        r["test"], r["unit"] = run_name, "boots" if opts.boot_groups else "runs"
         xa, xb = runs_a, runs_b
     elif rank:
         r["p"], r["test"] = mann_whitney_p(xa, xb), "mann-whitney"
