@@ -27,7 +27,9 @@ s=$(sed -n 's/^# predicted: \([0-9]*\) s.*/\1/p' plan)
 [ -n "$s" ] && [ "$s" -le 60 ]
 ok $? "predicted $s s, within the preset's 60 s"
 grep -q '^# runs a side: 8 (the default, not this host.s: where a run.s pooled score varies by SD 0.03 or less' plan &&
-	grep -q '^# time: 16 sweeps of at most [0-9]* s each' plan
+	grep -q '^# time: 16 sweeps of at most [0-9]* s each' plan &&
+	grep -q '^# for a 10% change of the pooled line: 4 runs a side, at most [0-9]* min of sweeps' plan &&
+	grep -q '^# for a 5% change of the pooled line: 9 runs a side, at most [0-9]* min of sweeps' plan
 ok $? "no calibration here: the default runs a side and what it rests on, the time ($(grep 'runs a side' plan))"
 mkdir -p runs/calibrate-a runs/calibrate-b
 printf '{\n "hostname": "%s",\n "kernel_release": "%s",\n "at": "syscall",\n "plant_pct": 10,\n "runs_a_side": 7,\n "seconds": 1\n}\n' \
