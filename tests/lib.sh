@@ -66,6 +66,15 @@ need_python() {
 	fi
 }
 
+# need_scipy: need_python, and skip the whole test without scipy.
+need_scipy() {
+	need_python
+	if ! "$PY" -c 'import scipy' 2>/dev/null; then
+		echo "1..0 # SKIP python3-scipy not found"
+		exit 0
+	fi
+}
+
 # need_cpus N WHY: skip the whole test on a host with fewer CPUs online.
 need_cpus() {
 	if [ "$(getconf _NPROCESSORS_ONLN)" -lt "$1" ]; then

@@ -14,8 +14,7 @@
 # headline; one run a side has no pooled verdict.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-need_python
-"$PY" -c 'import scipy' 2>/dev/null || { echo "1..0 # SKIP python3-scipy not found"; exit 0; }
+need_scipy
 plan 8
 
 "$PY" - "$TMP" <<'PY'

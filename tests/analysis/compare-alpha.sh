@@ -7,8 +7,7 @@
 # the default 0.05, whose 95% interval holds it; the pooled line's
 # interval follows --alpha too.
 . "${top_srcdir:-.}/tests/lib.sh"
-need_python
-"$PY" -c 'import scipy' 2>/dev/null || { echo "1..0 # SKIP python3-scipy not found"; exit 0; }
+need_scipy
 plan 3
 
 "$PY" - "$TMP" "${top_srcdir:-.}" <<'PY'

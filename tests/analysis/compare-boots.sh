@@ -7,8 +7,7 @@
 # sharing none, gives no verdict (a 3% difference between two boots is not
 # a change); runs all in one boot are tested as runs and find a 5% change.
 . "${top_srcdir:-.}/tests/lib.sh"
-need_python
-"$PY" -c 'import scipy' 2>/dev/null || { echo "1..0 # SKIP python3-scipy not found"; exit 0; }
+need_scipy
 plan 5
 
 "$PY" - "$TMP" "${top_srcdir:-.}" <<'PY'

@@ -8,8 +8,7 @@
 # geometric mean 10), so the point is worse, as the pooled line says; the
 # means (250 against 50) would call it better.
 . "${top_srcdir:-.}/tests/lib.sh"
-need_python
-"$PY" -c 'import scipy' 2>/dev/null || { echo "1..0 # SKIP python3-scipy not found"; exit 0; }
+need_scipy
 plan 2
 
 "$PY" - "$TMP" "${top_srcdir:-.}" <<'PY'

@@ -11,8 +11,7 @@
 # unpaired, an A/A is quiet either way. The test's p and interval are
 # scipy.stats.ttest_rel's and ttest_ind's where no resolution floor binds.
 . "${top_srcdir:-.}/tests/lib.sh"
-need_python
-"$PY" -c 'import scipy' 2>/dev/null || { echo "1..0 # SKIP python3-scipy not found"; exit 0; }
+need_scipy
 plan 7
 
 "$PY" - "$TMP" "${top_srcdir:-.}" <<'PY'

@@ -9,8 +9,7 @@
 # margin alone; one folder a side of 100 against 103 ns with CIs of 0.00:
 # a p above 0.
 . "${top_srcdir:-.}/tests/lib.sh"
-need_python
-"$PY" -c 'import scipy' 2>/dev/null || { echo "1..0 # SKIP python3-scipy not found"; exit 0; }
+need_scipy
 plan 3
 
 "$PY" - "$TMP" "${top_srcdir:-.}" <<'PY'

@@ -7,8 +7,7 @@
 # runs a side whose runs drift together (processes tight within a run):
 # the processes as the unit give p below 0.01, the runs give no verdict.
 . "${top_srcdir:-.}/tests/lib.sh"
-need_python
-"$PY" -c 'import scipy' 2>/dev/null || { echo "1..0 # SKIP python3-scipy not found"; exit 0; }
+need_scipy
 plan 4
 
 "$PY" - "$TMP" "${top_srcdir:-.}" <<'PY'

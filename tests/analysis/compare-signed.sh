@@ -4,8 +4,7 @@
 # floor, which crosses 0): a rise from -300 to +1800 ns is worse, a fall the
 # other way better, whatever the ratio of two numbers of opposite signs says.
 . "${top_srcdir:-.}/tests/lib.sh"
-need_python
-"$PY" -c 'import scipy' 2>/dev/null || { echo "1..0 # SKIP python3-scipy not found"; exit 0; }
+need_scipy
 plan 2
 
 "$PY" - "$TMP" <<'PY'

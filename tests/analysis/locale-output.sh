@@ -7,8 +7,7 @@
 # (Latin-1 has µ, ± and ×), never an error. Each tool's stdout and stderr.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-need_python
-"$PY" -c 'import scipy' 2>/dev/null || { echo "1..0 # SKIP python3-scipy not found"; exit 0; }
+need_scipy
 plan 5
 cd "$TMP" || exit 1
 "$MBBENCH" sweep --experiment calls --mechanism null,fence --output f >/dev/null 2>err &&

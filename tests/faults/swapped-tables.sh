@@ -6,8 +6,7 @@
 # before anything is drawn or written.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-need_python
-"$PY" -c 'import scipy' 2>/dev/null || { echo "1..0 # SKIP python3-scipy not found"; exit 0; }
+need_scipy
 need_cpus 2 "needs 2 CPUs: the ab preset's points run at T=2"
 plan 4
 cd "$TMP" || exit 1

@@ -8,8 +8,7 @@
 # the sweep's --out-root.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-need_python
-"$PY" -c 'import scipy' 2>/dev/null || { echo "1..0 # SKIP python3-scipy not found"; exit 0; }
+need_scipy
 can_drop || { echo "1..0 # SKIP needs root, setpriv and a build tree nobody may reach"; exit 0; }
 command -v gnuplot >/dev/null 2>&1 || { echo "1..0 # SKIP gnuplot not found"; exit 0; }
 plan 2
