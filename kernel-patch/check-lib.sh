@@ -232,11 +232,15 @@ ab() {
 		u=$(csv "$ab" ipis_per_barrier_total_unfixed mechanism=membarrier-global-expedited k=$k)
 		f=$(csv "$ab" ipis_per_barrier_total_fixed mechanism=membarrier-global-expedited k=$k)
 		# The unfixed kernel misses a CPU that held the mm lazily at
-		# registration, which the guest's scheduling decides per
-		# process: at k=3 one CPU of one of three processes was once
-		# reached (0.333). Unfixed: under 0.3 per target CPU.
-		echo "# membarrier-global-expedited with k=$k: unfixed ${u:-none}, fixed ${f:-none} IPIs per barrier (want under 0.3 x $k and $k +- 0.3)"
-		awk -v u="${u:-x}" -v f="${f:-x}" -v w=$k 'BEGIN { exit !(u != "x" && f != "x" && u <= 0.3 * w && f - w <= 0.3 && w - f <= 0.3) }' || rc=1
+		# registration, until something else runs there and the
+		# spinner's return switches the mm in again; the guest's
+		# scheduling decides that per process (3 processes a point).
+		# Seen: one CPU of one process reached, 0.333 at k=3 and 0.330
+		# at k=1. So the unfixed kernel must miss most of the k CPUs
+		# (under k/2: at k=1, two processes of three), the fixed one
+		# reach all k.
+		echo "# membarrier-global-expedited with k=$k: unfixed ${u:-none}, fixed ${f:-none} IPIs per barrier (want under $k/2 and $k +- 0.3)"
+		awk -v u="${u:-x}" -v f="${f:-x}" -v w=$k 'BEGIN { exit !(u != "x" && f != "x" && u < 0.5 * w && f - w <= 0.3 && w - f <= 0.3) }' || rc=1
 	done
 	echo "# compare.md: $(grep -c '^| smp=' "$work/vmscale/compare.md") points compared, $(grep -c '| \* | changed |' "$work/vmscale/compare.md") changed"
 	return $rc
