@@ -47,6 +47,7 @@ fi
 opt_value() {
 	[ $# -ge 3 ] || die "$1 needs $2 (see --help)"
 	[ -n "$3" ] || die "$1 needs $2, not an empty value (see --help)"
+	case $3 in --*) die "$1 needs $2 before the next option $3 (see --help)" ;; esac
 }
 
 # check_pseudo OPTION PATH: die when PATH (its nearest existing part) is in

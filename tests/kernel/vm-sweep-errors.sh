@@ -72,8 +72,9 @@ semantics with a duration of garbage|semantics --duration soon
 semantics with an option of another experiment|semantics --boots 2
 semantics with an unknown kernel|semantics --kernels percpu-mutex
 semantics with an empty kernel|semantics --kernels stock,,fixed
+semantics with an option for a value|semantics --smp --out $TMP/cwd/x
 semantics into an existing folder|semantics --mbbench-static $MBBENCH --out $TMP/full"
-plan $(($(printf '%s\n' "$cases" | wc -l) + 2))
+plan $(($(printf '%s\n' "$cases" | wc -l) + 3))
 while IFS='|' read -r name args; do
 	# shellcheck disable=SC2086
 	sh "$SWEEP" $args >"$TMP/out" 2>"$TMP/err"
@@ -89,4 +90,6 @@ sh "$SWEEP" scale --smp 99999999999999999999 2>&1 | grep -q "above the kernel's 
 ok $? "a 20-digit vCPU count: no shell error, the limit named"
 sh "$SWEEP" scale --smp 2 --mbbench-static "$MBBENCH" --out "$TMP/full/x" 2>&1 | grep -q 'is a file, not a directory'
 ok $? "--out naming a file: said so (not 'not empty')"
+sh "$SWEEP" semantics --smp --out "$TMP/cwd/x" 2>&1 | grep -q -- '--smp needs .* before the next option --out'
+ok $? "an option where a value is due: the option with no value named"
 done_testing
