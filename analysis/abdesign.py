@@ -278,9 +278,18 @@ def detectable(sd, n, alpha=ALPHA, beyond=0.0, paired=False):
         return math.nan
     if sd == 0:
         return beyond
-    import scipy.optimize	# loaded with scipy.stats
+    scipy_stats()	# puts scipy on the path where it must (mbstats)
+    import scipy.optimize
     se = sd / math.sqrt(n) if paired else sd * math.sqrt(2.0 / n)
     hi = 50 * se + 1.0
+    # few df at a small alpha (t's critical value in the tens) may need
+    # more: widen the bracket until it holds 80% power, or say unknown
+    for _ in range(12):
+        if power(hi, sd, n, alpha, paired) >= POWER:
+            break
+        hi *= 4
+    else:
+        return math.nan
     delta = scipy.optimize.brentq(lambda x: power(x, sd, n, alpha, paired) - POWER, 0.0, hi)
     return math.exp(math.log1p(beyond) + delta) - 1
 

@@ -16,7 +16,8 @@ plan 8
 cd "$TMP" || exit 1
 
 bad=
-for args in "" "--plant 0" "--plant 101" "--plant 10 --runs 1" "--plant 10 --runs 21" \
+for args in "" "--plant 0" "--plant 101" "--plant 10 --runs 1" "--plant 10 --runs 61" \
+	"--plant 10 --budget 9" "--plant 10 --budget 601" "--plant 10 --budget 1m" \
 	"--plant 10 --repeat 0" "--plant 10 --repeat 11" "--plant 10 --repeat x" \
 	"--plant 10 --bogus 1" "--plant ''" "--plant 10 --output" "--plant 10 --at kernel" \
 	"--plant 10 --mechanism null" "--plant 10 --at syscall --mechanism membarrier-private-expedited,fence"; do
@@ -35,7 +36,7 @@ mkdir taken
 ok $? "an existing --output is refused ($(cat err))"
 
 mkdir runs
-"$MBBENCH" calibrate --plant 50 --runs 2 --repeat 1 --mechanism membarrier-private-expedited \
+"$MBBENCH" calibrate --plant 50 --runs 2 --repeat 1 --budget 20 --mechanism membarrier-private-expedited \
 	--output runs/calibrate-pe >out 2>err
 rc=$?
 ln -s runs/calibrate-pe cal
@@ -51,12 +52,16 @@ grep -q -- '--plant-syscall [0-9]' cal/planted-1-1/commands.txt && ! grep -q -- 
 [ "$(json_val cal/planted-1-2/run.json ab position)" = 3 ] && [ "$(json_val cal/plain-1-2/run.json ab position)" = 4 ] &&
 	[ "$(json_val cal/plain-1-1/run.json ab side)" = A ] && [ "$(json_val cal/compare-1.json comparisons 0 design)" = paired ] ||
 	missing="$missing (the ABBA positions in run.json, a paired comparison)"
+case "$(json_val cal/planted-1-2/run.json budget_s) $(json_val cal/calibration.json budget_s)" in
+"20.0 20" | "20 20") ;;
+*) missing="$missing (--budget 20 in each sweep's run.json and in calibration.json)" ;;
+esac
 [ -z "$missing" ]
 ok $? "the folder holds every sweep, the comparison and the calibration (missing:${missing:- none})"
 "$PY" - cal/calibration.json <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
-assert c["plant_pct"] == 50 and c["runs"] == 2 and c["repeat"] == 1 and c["at"] == "syscall", c
+assert c["plant_pct"] == 50 and c["runs"] == 2 and c["repeat"] == 1 and c["at"] == "syscall" and c["budget_s"] == 20, c
 r = c["repetitions"][0]
 assert r["called_better"] == 0, r
 if r["disturbed"]:
