@@ -85,3 +85,52 @@ check_folder() {
 	[ -e "$1" ] || [ -L "$1" ] || die "$1 does not exist (give a results folder from mbbench sweep, e.g. one under results/runs/)"
 	[ -d "$1" ] || die "$1 is not a directory (give a results folder from mbbench sweep)"
 }
+
+# nofile_short NEED: a shell and its children need descriptors: below NEED
+# a point, a pipe or the report fails halfway with no word. Prints why and
+# fails where the open-file limit is lower.
+nofile_short() {
+	_nf=$(ulimit -n 2>/dev/null)
+	case $_nf in '' | *[!0-9]*) return 0 ;; esac
+	[ "$_nf" -ge "$1" ] && return 0
+	echo "the open-file limit is $_nf (ulimit -n); the sweep needs at least $1: raise it (ulimit -n 1024)"
+	return 1
+}
+
+# cpu_limit_short PREDICTED_S: a CPU-time limit (ulimit -t, prlimit --cpu)
+# is per process: the sweep's own process (its loop, then its finishing,
+# exec'd in it) lives the whole run, and a point's spinning threads use
+# their CPUs for the point's whole time. Under a limit shorter than the
+# run the kernel kills them partway (SIGKILL at the hard limit). Prints
+# why and fails where the limit is below the prediction and half again
+# (for a busy host).
+cpu_limit_short() {
+	_cl=$(ulimit -S -t 2>/dev/null)
+	case $_cl in '' | *[!0-9]*) return 0 ;; esac
+	_need=$(($1 * 3 / 2))
+	[ "$_cl" -ge "$_need" ] && return 0
+	echo "a CPU-time limit of $_cl s per process is set (ulimit -t, prlimit --cpu); this sweep needs $_need s (the $1 s predicted, and half again for a busy host): raise it (ulimit -t $_need) or lower --budget"
+	return 1
+}
+
+# loadmark, loadrecord EXPERIMENT NAME (the sweep's, with its $dir and
+# fail): the host's load around each point: the 1-minute load average and the
+# steal and total jiffies of /proc/stat's cpu line, before and after it, as
+# a line of raw/load.txt (EXPERIMENT NAME LOAD_BEFORE LOAD_AFTER STEAL TOTAL,
+# the jiffies as the point's difference). Read with the shell's own read, so
+# nothing is started next to a point; a host without them records "-".
+loadmark() { # sets lm_load lm_steal lm_total
+	lm_load=- lm_steal=- lm_total=-
+	read -r lm_load _ </proc/loadavg 2>/dev/null || lm_load=-
+	# shellcheck disable=SC2034
+	if read -r _ u ni sy id io hi si st _ </proc/stat 2>/dev/null && [ -n "$st" ]; then
+		lm_steal=$st lm_total=$((u + ni + sy + id + io + hi + si + st))
+	fi
+}
+loadrecord() { # experiment name: after the point, from the marks before it
+	l0=$lm_load s0=$lm_steal t0=$lm_total
+	loadmark
+	if [ "$s0" != - ] && [ "$lm_steal" != - ]; then ds=$((lm_steal - s0)) dt=$((lm_total - t0))
+	else ds=- dt=-; fi
+	printf '%s\n' "$1 $2 $l0 $lm_load $ds $dt" >>"$dir/raw/load.txt" || fail "cannot write $dir/raw/load.txt"
+}
