@@ -76,12 +76,12 @@ def components(folders):
     per = [p for p in per if p]
     if len(per) < 3:
         return None
-    keys = set.intersection(*(set(p) for p in per))
+    # the points every run measured in two or more processes (a plan runs
+    # its first point in one process only)
+    keys = {k for k in set.intersection(*(set(p) for p in per)) if min(len(p[k]) for p in per) >= 2}
     if not keys:
         return None
     m = min(len(p[k]) for p in per for k in keys)
-    if m < 2:
-        return None
     scores = [[sum(math.log(p[k][i]) for k in keys) / len(keys) for i in range(m)] for p in per]
     n = len(scores)
     means = [sum(s) / m for s in scores]

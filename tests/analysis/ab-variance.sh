@@ -66,7 +66,7 @@ costly = best_design(0.01, 0.08, 60.0, 1.0, 0.05)
 print(f"# drift dominates, runs cheap: {cheap}; noisy processes, costly runs: {costly}")
 assert cheap["m"] == 3 and cheap["m_continuous"] < 1.5, cheap
 assert costly["m"] >= 8 and abs(costly["m"] - min(10, costly["m_continuous"])) <= 2, costly
-assert cheap["seconds"] == 2 * cheap["n"] * (3.0 + 4.5), cheap
+assert cheap["seconds"] == 2 * cheap["n"] * (3.0 + cheap["m"] * 4.5), cheap
 for sd in (0.02, 0.04, 0.07):
     assert runs_for(sd, 0.05, most=40) == runs_needed(sd, 0.05, paired=True), sd
 assert runs_for(0.5, 0.01) is None
