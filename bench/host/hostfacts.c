@@ -272,7 +272,10 @@ static void ipi_serialization(struct hostinfo *h)
 		hostinfo_add(h, "membarrier_ipi_serialized", "unknown", "kernel release unreadable");
 		return;
 	}
-	if (major > 6 || (major == 6 && minor >= 8))
+	if (major >= 7)
+		hostinfo_add(h, "membarrier_ipi_serialized", "yes",
+			     "kernel release >= 7.0: membarrier_ipi_mutex (6.8, commit 944d5fe50f3f) for all but the targeted commands (MEMBARRIER_CMD_FLAG_CPU), which take their target CPU's mutex");
+	else if (major == 6 && minor >= 8)
 		hostinfo_add(h, "membarrier_ipi_serialized", "yes",
 			     "kernel release >= 6.8 (membarrier_ipi_mutex, commit 944d5fe50f3f)");
 	else
