@@ -365,6 +365,6 @@ except mbassemble.AssembleError as e:
 PY
 ok $? "raw/load.txt becomes run.json's load; a folder without it has none; a damaged one is refused"
 
-grep -q 'loadrecord "$exp" "$name"' "$src/bench/sweep" && grep -q '/proc/loadavg' "$src/bench/sweep" &&
-	grep -q '/proc/stat' "$src/bench/sweep"
+grep -q 'loadrecord "$exp" "$name"' "$src/bench/sweep" && grep -q '/proc/loadavg' "$src/bench/common.sh" &&
+	grep -q '/proc/stat' "$src/bench/common.sh"
 ok $? "the sweep records the load average and steal time around every point it runs"
