@@ -27,7 +27,8 @@ ab_runs() {
 	fi
 	if [ -n "$best" ]; then
 		pct=$(sed -n 's/^ *"plant_pct": \([0-9]*\),*$/\1/p' "$best")
-		echo "# runs a side: $bestn (for a ${pct}% change of the pooled line at 80% power, from $best)"
+		cb=$(sed -n 's/^ *"budget_s": \([0-9][0-9]*\),*$/\1/p' "$best")
+		echo "# runs a side: $bestn (for a ${pct}% change of the pooled line at 80% power, from $best${cb:+, whose sweeps ran at --budget $cb: plan with it})"
 		# Where the repetitions go (calibrate's design, Kalibera and
 		# Jones): the processes a point and runs a side of least time.
 		"$MBB_PYTHON3" -c 'import json, sys
