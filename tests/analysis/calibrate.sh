@@ -36,10 +36,16 @@ mkdir taken
 ok $? "an existing --output is refused ($(cat err))"
 
 mkdir runs
-"$MBBENCH" calibrate --plant 50 --runs 2 --repeat 1 --budget 20 --mechanism membarrier-private-expedited \
-	--output runs/calibrate-pe >out 2>err
+# --budget reaches every sweep (50 s: four processes a point, so that the
+# sizing point's median survives a busy host).
+"$MBBENCH" calibrate --plant 50 --runs 2 --repeat 1 --budget 50 \
+	--mechanism membarrier-private-expedited --output runs/calibrate-pe >out 2>err
 rc=$?
 ln -s runs/calibrate-pe cal
+if [ "$rc" = 1 ] && grep -q 'degraded: a busy host' err; then
+	for _ in 3 4 5 6 7 8; do skip "a busy host: the first plain sweep's sizing point was degraded ($(tail -n 1 err))"; done
+	exit 0
+fi
 [ "$rc" -eq 0 ] && [ -d cal ] && [ ! -e cal.incomplete ]
 ok $? "calibrate --plant 50 --runs 2 --repeat 1: exit $rc, the folder named when done ($(tail -n 1 err))"
 missing=
@@ -52,16 +58,16 @@ grep -q -- '--plant-syscall [0-9]' cal/planted-1-1/commands.txt && ! grep -q -- 
 [ "$(json_val cal/planted-1-2/run.json ab position)" = 3 ] && [ "$(json_val cal/plain-1-2/run.json ab position)" = 4 ] &&
 	[ "$(json_val cal/plain-1-1/run.json ab side)" = A ] && [ "$(json_val cal/compare-1.json comparisons 0 design)" = paired ] ||
 	missing="$missing (the ABBA positions in run.json, a paired comparison)"
-case "$(json_val cal/planted-1-2/run.json budget_s) $(json_val cal/calibration.json budget_s)" in
-"20.0 20" | "20 20") ;;
-*) missing="$missing (--budget 20 in each sweep's run.json and in calibration.json)" ;;
-esac
+for f in plain-1-1 planted-1-1 planted-1-2 plain-1-2; do
+	case "$(json_val "cal/$f/run.json" budget_s)" in 50 | 50.0) ;; *) missing="$missing ($f: no --budget 50)" ;; esac
+done
+[ "$(json_val cal/calibration.json budget_s)" = 50 ] || missing="$missing (calibration.json: no budget_s 50)"
 [ -z "$missing" ]
 ok $? "the folder holds every sweep, the comparison and the calibration (missing:${missing:- none})"
 "$PY" - cal/calibration.json <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
-assert c["plant_pct"] == 50 and c["runs"] == 2 and c["repeat"] == 1 and c["at"] == "syscall" and c["budget_s"] == 20, c
+assert c["plant_pct"] == 50 and c["runs"] == 2 and c["repeat"] == 1 and c["at"] == "syscall" and c["budget_s"] == 50, c
 r = c["repetitions"][0]
 assert r["called_better"] == 0, r
 if r["disturbed"]:
@@ -84,8 +90,10 @@ elif [ $rc -eq 78 ]; then
 else
 	ok $rc "a 50% plant at the syscall: the pooled verdict worse, no point called better ($(sed -n 2p out))"
 fi
+# (a loaded host's degraded points leave the power unknown, which it says)
 grep -q -e '^Found at [0-9]*% \[[0-9]*, [0-9]*\] of the pooled headline points' -e '^No share: ' out &&
-	grep -q '^The pooled line, the primary endpoint: this design (2 runs a side, ABBA pairs) sees' out
+	{ grep -q '^The pooled line, the primary endpoint: this design (2 runs a side, ABBA pairs) sees' out ||
+		{ [ $rc -eq 77 ] && grep -q "^The design's power: not known" out; }; }
 ok $? "the summary states the share with its interval and the design's power"
 runs=$(sed -n 's/^ *"runs_a_side": \([0-9]*\),*$/\1/p' cal/calibration.json)
 "$MBBENCH" sweep --ab --plan --out-root runs >plan 2>err
