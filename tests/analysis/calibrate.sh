@@ -98,7 +98,7 @@ ok $? "the summary states the share with its interval and the design's power"
 runs=$(sed -n 's/^ *"runs_a_side": \([0-9]*\),*$/\1/p' cal/calibration.json)
 "$MBBENCH" sweep --ab --plan --out-root runs >plan 2>err
 if [ -n "$runs" ]; then
-	grep -q "^# runs a side: $runs (for a 50% change of the pooled line at 80% power, from runs/calibrate-pe/calibration.json)" plan
+	grep -q "^# runs a side: $runs (for a 50% change of the pooled line at 80% power, from runs/calibrate-pe/calibration.json, whose sweeps ran at --budget 50: plan with it)" plan
 else
 	grep -q "^# runs a side: 8 (the default" plan
 fi
