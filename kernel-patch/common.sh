@@ -76,11 +76,11 @@ kp_select() {
 	esac
 	RSEQ_BROKEN_DIR=$SOURCE_DIR/rseq-broken
 	case ${KERNEL_ARCH:=x86_64} in
-	x86_64 | arm64) ;;
-	*) die "unknown kernel architecture '$KERNEL_ARCH' (use x86_64 or arm64; set --arch or KERNEL_ARCH)" ;;
+	x86_64 | arm64 | riscv64) ;;
+	*) die "unknown kernel architecture '$KERNEL_ARCH' (use x86_64, arm64 or riscv64; set --arch or KERNEL_ARCH)" ;;
 	esac
 	# The options every architecture's kernel needs, then the machine's:
-	# x86_64 the PC, arm64 QEMU's virt board.
+	# x86_64 the PC, arm64 and riscv64 QEMU's virt boards.
 	CONFIG_FRAGMENT=$KP_DIR/config-fragment
 	[ ! -f "$SOURCE_DIR/config-fragment" ] || CONFIG_FRAGMENT=$SOURCE_DIR/config-fragment
 	CONFIG_FRAGMENTS=("$CONFIG_FRAGMENT" "$KP_DIR/config-fragment.$KERNEL_ARCH")
@@ -106,6 +106,7 @@ kp_select() {
 		KERNEL_IMAGE_TARGET=bzImage
 		KERNEL_IMAGE_PATH=arch/x86/boot/bzImage
 		CROSS_PREFIX=""
+		KERNEL_MAKE_ARCH=x86_64
 	else
 		BUILD_DIR=$TREE_DIR/build-$KERNEL_ARCH
 		HEADERS_DIR=$TREE_DIR/headers-$KERNEL_ARCH
@@ -113,8 +114,13 @@ kp_select() {
 		BZIMAGE=$VARIANT_DIR/Image
 		INITRAMFS=$TREE_DIR/initramfs-$KERNEL_ARCH.cpio.gz
 		KERNEL_IMAGE_TARGET=Image
-		KERNEL_IMAGE_PATH=arch/arm64/boot/Image
-		CROSS_PREFIX=aarch64-linux-gnu-
+		# The kernel's name of the architecture (make ARCH=) and the
+		# Debian cross compiler's prefix.
+		case $KERNEL_ARCH in
+		arm64) KERNEL_MAKE_ARCH=arm64 CROSS_PREFIX=aarch64-linux-gnu- ;;
+		riscv64) KERNEL_MAKE_ARCH=riscv CROSS_PREFIX=riscv64-linux-gnu- ;;
+		esac
+		KERNEL_IMAGE_PATH=arch/$KERNEL_MAKE_ARCH/boot/Image
 	fi
 }
 
@@ -152,12 +158,22 @@ kp_mirror() {
 		END { flush() }' | head -n 1
 }
 
+# The architectures a private suite is read for: this machine's, and the
+# guests' (arm64; riscv64, which Debian 12 has not, so that dpkg does not
+# know it and apt is told).
+kp_apt_archs() {
+	{ dpkg --print-architecture 2>/dev/null || echo amd64; echo arm64; echo riscv64; } | awk '!seen[$0]++' | paste -sd,
+}
+
 # kp_apt SUITE PROGRAM ARGS...: apt-get or apt-cache with SUITE's private
 # configuration.
 kp_apt() {
-	local d=$CACHE_ROOT/apt/$1
+	local d=$CACHE_ROOT/apt/$1 a archs=()
 	shift
-	"$@" -o Dir::Etc::SourceList="$d/sources.list" -o Dir::Etc::SourceParts="$d/empty" \
+	for a in $(kp_apt_archs | tr ',' ' '); do
+		archs+=(-o "APT::Architectures::=$a")
+	done
+	"$@" "${archs[@]}" -o Dir::Etc::SourceList="$d/sources.list" -o Dir::Etc::SourceParts="$d/empty" \
 		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts="$d/empty" \
 		-o Dir::State::Lists="$d/lists" -o Dir::Cache="$d/cache" \
 		-o APT::Sandbox::User=root
@@ -177,7 +193,7 @@ kp_apt_update() {
 	[ -n "$mirror" ] || die "no Debian mirror for this release found in /etc/apt; set MBB_DEBIAN_MIRROR to one (e.g. http://deb.debian.org/debian)"
 	mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/empty" ||
 		die "cannot write $d; set MBB_KERNEL_CACHE to a writable directory"
-	want="deb [signed-by=$kr] $mirror $suite main"
+	want="deb [signed-by=$kr arch=$(kp_apt_archs)] $mirror $suite main"
 	if [ "$(cat "$d/sources.list" 2>/dev/null)" != "$want" ]; then
 		printf '%s\n' "$want" >"$d/sources.list"
 		rm -f "$d/updated"

@@ -44,6 +44,7 @@ PACKAGE = {
     "printf": "coreutils", "ps": "procps", "python3": "python3",
     "qemu-system-x86_64": "qemu-system-x86", "qemu-system-aarch64": "qemu-system-arm",
     "aarch64-linux-gnu-gcc": "gcc-aarch64-linux-gnu", "apt-cache": "apt", "dpkg-deb": "dpkg",
+    "qemu-system-riscv64": "qemu-system-misc", "riscv64-linux-gnu-gcc": "gcc-riscv64-linux-gnu",
     "readlink": "coreutils", "rm": "coreutils",
     "rmdir": "coreutils", "sed": "sed", "seq": "coreutils", "setsid": "util-linux",
     "sh": "dash", "sha256sum": "coreutils", "sleep": "coreutils", "sort": "coreutils",
@@ -75,6 +76,9 @@ INDIRECT = {"rsync": "make headers_install", "bc": "the kernel build", "flex": "
             "qemu-system-arm": "run-vm --arch arm64 (its QEMU is $QEMU)",
             "gcc-aarch64-linux-gnu": "cross-mbbench (its compiler is $triplet-gcc)",
             "libc6-dev-arm64-cross": "cross-mbbench's static libc",
+            "qemu-system-misc": "run-vm --arch riscv64 (its QEMU is $QEMU)",
+            "gcc-riscv64-linux-gnu": "cross-mbbench and build-kernel --arch riscv64 ($triplet-gcc, $CROSS_PREFIX)",
+            "libc6-dev-riscv64-cross": "cross-mbbench's static libc for riscv64",
             "hwloc": "lstopo (topology.xml)", "gnuplot-nox": "the figures",
             "python3": "report, compare and the tests"}
 # Needed only by developer targets that check for them and name the package.

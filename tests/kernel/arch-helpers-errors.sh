@@ -21,7 +21,11 @@ build-kernel with an unknown architecture|build-kernel --arch sparc
 build-kernel with --arch and nothing after|build-kernel --arch
 make-initramfs with an unknown architecture|make-initramfs --arch mips
 run-vm arm64 under KVM|run-vm --arch arm64 --accel kvm --kernel $TMP/k --initramfs $TMP/i
-run-vm arm64 with an x86 topology|run-vm --arch arm64 --topology 1,2,2 --kernel $TMP/k --initramfs $TMP/i"
+run-vm arm64 with an x86 topology|run-vm --arch arm64 --topology 1,2,2 --kernel $TMP/k --initramfs $TMP/i
+build-kernel riscv64 of 6.1|build-kernel --arch riscv64 --source 6.1
+run-vm riscv64 under KVM|run-vm --arch riscv64 --accel kvm --kernel $TMP/k --initramfs $TMP/i
+run-vm riscv64 with an x86 topology|run-vm --arch riscv64 --topology 1,2,2 --kernel $TMP/k --initramfs $TMP/i
+stock-kernel riscv64 with --source and nothing after|stock-kernel --arch riscv64 --source"
 plan $(($(printf '%s\n' "$cases" | wc -l) + 1))
 while IFS='|' read -r name args; do
 	# shellcheck disable=SC2086
