@@ -31,7 +31,7 @@ semantics_main() {
 	local sources="" srcs
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--arch) opt_value "$1" "a list of x86_64 and arm64" ${2+"$2"}; arches=$2; shift ;;
+		--arch) opt_value "$1" "a list of x86_64, arm64 and riscv64" ${2+"$2"}; arches=$2; shift ;;
 		--kernels) opt_value "$1" "a list of stock, unfixed and fixed" ${2+"$2"}; kernels=$2; shift ;;
 		--source) opt_value "$1" "a list of kernel sources (e.g. 6.1,7.3)" ${2+"$2"}; sources=$2; shift ;;
 		--smp) opt_value "$1" "a vCPU count from 4 to 16" ${2+"$2"}; smp=$2; shift ;;
@@ -45,7 +45,7 @@ semantics_main() {
 	done
 	case ",$arches," in ,,|*,,*) die "--arch '$arches' has an empty element (e.g. x86_64,arm64)" ;; esac
 	for a in $(echo "$arches" | tr ',' ' '); do
-		case $a in x86_64 | arm64) ;; *) die "--arch: unknown architecture '$a' (x86_64, arm64)" ;; esac
+		case $a in x86_64 | arm64 | riscv64) ;; *) die "--arch: unknown architecture '$a' (x86_64, arm64, riscv64)" ;; esac
 	done
 	case ",$kernels," in ,,|*,,*) die "--kernels '$kernels' has an empty element (e.g. stock,fixed)" ;; esac
 	for k in $(echo "$kernels" | tr ',' ' '); do
@@ -58,7 +58,11 @@ semantics_main() {
 		[ -f "$MBB_DATADIR/kernel-patch/$s/VERSION" ] && case $s in */* | .*) false ;; esac ||
 			die "--source: unknown kernel source '$s' (known: $(cd "$MBB_DATADIR/kernel-patch" && ls -d */VERSION 2>/dev/null | sed 's|/VERSION||' | paste -sd' '))"
 	done
-	srcs=${sources:-${KERNEL_SOURCE:-6.1}}
+	# riscv64 guests are of 6.12 or later (kernel-patch/common.sh): with
+	# riscv64 asked for and no source named, every guest is of 7.3.
+	local dflt=6.1
+	case ",$arches," in *,riscv64,*) dflt=7.3 ;; esac
+	srcs=${sources:-${KERNEL_SOURCE:-$dflt}}
 	case $smp in 4 | 5 | 6 | 7 | 8 | 9 | 1[0-6]) ;; *) die "--smp '$smp' is not a vCPU count from 4 to 16 (disturb's roles need a CPU each)" ;; esac
 	case $reps in [1-9] | 10) ;; *) die "--replicates '$reps' is not a count from 1 to 10" ;; esac
 	echo "$dur" | grep -Eq '^(0\.[0-9]*[1-9][0-9]*|[1-9][0-9]*(\.[0-9]+)?)$' && awk -v d="$dur" 'BEGIN { exit !(d <= 10) }' ||

@@ -48,6 +48,7 @@ struct klog {
 	char detected[128];	/* "Hypervisor detected: X": X */
 	char running[200];	/* a "... running under X" line of the interface */
 	char flush[200];	/* a line naming a remote TLB flush */
+	char sbi_ipi[200];	/* riscv: "providing IPIs using SBI IPI extension" */
 };
 
 /* A record's text: kmsg's "prio,seq,time,flags;text" or dmesg's "[ time] text". */
@@ -105,6 +106,8 @@ static void klog_read(struct klog *k)
 			snprintf(k->running, sizeof(k->running), "%.199s", t);
 		else if (!k->flush[0] && strstr(t, "remote TLB flush"))
 			snprintf(k->flush, sizeof(k->flush), "%.199s", t);
+		else if (!k->sbi_ipi[0] && strstr(t, "providing IPIs using SBI"))
+			snprintf(k->sbi_ipi, sizeof(k->sbi_ipi), "%.199s", t);
 		if (k->booting[0] && k->flush[0])
 			break;	/* all there is to find */
 	}
@@ -287,7 +290,8 @@ static void cause(char *out, size_t len, const char *fmt, ...)
 /*
  * How a TLB entry on another CPU is invalidated: each cause seen here, or
  * "by IPI" / "unknown" with what was looked at. The value starts with
- * "broadcast", "by hypercall", "by IPI" or "unknown" (doctor reads it so).
+ * "broadcast", "by hypercall", "by SBI call", "by IPI" or "unknown"
+ * (doctor reads it so).
  */
 static void remote_tlb_flush(struct hostinfo *h, const struct klog *k)
 {
@@ -298,6 +302,19 @@ static void remote_tlb_flush(struct hostinfo *h, const struct klog *k)
 	architecture(arch, sizeof(arch));
 	if (!strcmp(arch, "aarch64") || !strcmp(arch, "arm64"))
 		cause(out, sizeof(out), "broadcast by the architecture (arm64's TLBI ... IS, %s)", arch);
+	/*
+	 * riscv: when the kernel's IPIs go through the SBI (no IMSIC or
+	 * ACLINT for them), it hands remote TLB flushes to the firmware's
+	 * remote fence (RFENCE): the targets trap to the firmware, and Linux
+	 * on them neither runs nor counts anything. Otherwise they are
+	 * function-call IPIs.
+	 */
+	if (!strcmp(arch, "riscv64") && k->sbi_ipi[0])
+		cause(out, sizeof(out), "by SBI call to the firmware's remote fence, since the kernel's IPIs go through the SBI (kernel log: \"%s\"; riscv64)",
+		      k->sbi_ipi);
+	else if (!strcmp(arch, "riscv64") && k->readable)
+		cause(out, sizeof(out), "by IPI (riscv64: %s names no SBI IPIs, so remote fences are function-call IPIs)",
+		      k->wrapped ? "what is left of the kernel log" : "the kernel log");
 	if (cpu_flag("invlpgb"))
 		cause(out, sizeof(out), "broadcast by the CPU (flag invlpgb: AMD INVLPGB, which Linux uses since 6.15)");
 	if (k->flush[0] && !kvm_line)

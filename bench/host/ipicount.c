@@ -334,6 +334,8 @@ const char *ipi_no_tlb_why(void)
 {
 #if defined(__aarch64__)
 	return "no TLB-shootdown IPIs on this architecture (arm64 flushes TLBs with broadcast TLBI instructions)";
+#elif defined(__riscv)
+	return "no TLB-shootdown row on riscv64: a remote flush is an SBI remote fence handled by the firmware (when IPIs go through the SBI), or a function-call IPI";
 #else
 	return "/proc/interrupts has no TLB row on this architecture";
 #endif

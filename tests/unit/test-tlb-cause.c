@@ -78,7 +78,7 @@ int main(void)
 	const char *t, *pi;
 	char dirs[600];
 
-	plan(16);
+	plan(20);
 	snprintf(root, sizeof(root), "%s/mbb-tlb-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(root))
 		return 1;
@@ -141,6 +141,22 @@ int main(void)
 	ok(has(t, "broadcast by the architecture (arm64"), "arm64: %s", t);
 	affected(&f, &h);
 	ok(has(f.fix, "arm64") && !has(f.fix, "INVLPGB"), "arm64, affected: the fix names the architecture (%s)", f.fix);
+	hostinfo_free(&h);
+
+	/* riscv64 with IPIs through the SBI: the firmware's remote fence. */
+	host(&h, "riscv64\n", "", "6,120,80,-;riscv: providing IPIs using SBI IPI extension\n", "unknown");
+	t = hostinfo_get(&h, "remote_tlb_flush");
+	ok(has(t, "by SBI call") && has(t, "providing IPIs using SBI IPI extension"), "riscv64, SBI IPIs: %s", t);
+	affected(&f, &h);
+	ok(has(f.fix, "by SBI call") && has(f.reference, "riscv") && !has(f.fix, "INVLPGB") &&
+	   !has(f.fix, "cause not identified"), "riscv64, SBI IPIs, affected: the fix names the firmware (%s)", f.fix);
+	hostinfo_free(&h);
+	/* riscv64 whose IPIs do not go through the SBI: function-call IPIs. */
+	host(&h, "riscv64\n", "", "6,120,80,-;riscv-imsic: providing IPIs using interrupt 1\n", "unknown");
+	t = hostinfo_get(&h, "remote_tlb_flush");
+	ok(has(t, "by IPI (riscv64") && !has(t, "SBI call"), "riscv64, IMSIC IPIs: %s", t);
+	affected(&f, &h);
+	ok(has(f.fix, "cause not identified"), "riscv64, IPIs, affected: not identified (%s)", f.fix);
 	hostinfo_free(&h);
 
 	/* Nothing seen: by IPI, and an affected host is told "not identified". */

@@ -115,7 +115,8 @@ static const char *mp_cause(const struct hostinfo *h)
 {
 	const char *c = hostinfo_get(h, "remote_tlb_flush");
 
-	return c && (!strncmp(c, "broadcast", 9) || !strncmp(c, "by hypercall", 12)) ? c : NULL;
+	return c && (!strncmp(c, "broadcast", 9) || !strncmp(c, "by hypercall", 12) ||
+		     !strncmp(c, "by SBI call", 11)) ? c : NULL;
 }
 
 /* The cause in a few words, for the reason: the fix and evidence have it whole. */
@@ -124,6 +125,7 @@ static const char *mp_cause_short(const char *c)
 	return !c ? "without an IPI, for a cause not identified" :
 	       strstr(c, "flag invlpgb") ? "by the CPU's broadcast (flag invlpgb)" :
 	       strstr(c, "arm64") ? "by arm64's broadcast TLBI" :
+	       !strncmp(c, "by SBI call", 11) ? "by the firmware's SBI remote fence, which Linux on the target neither runs nor counts" :
 	       !strncmp(c, "by hypercall for a preempted", 28) ? "by the hypervisor's flush hypercall for a preempted vCPU" :
 							   "by the hypervisor's flush hypercall";
 }
@@ -147,6 +149,7 @@ void doctor_mprotect_fix(struct finding *f, const struct hostinfo *h)
 	snprintf(ref, sizeof(ref), "%sdocs/FINDINGS.md (the mprotect trick)",
 		 !c ? "" : strstr(c, "invlpgb") ? "x86 INVLPGB support (Linux 6.15); " :
 		 strstr(c, "arm64") ? "arm64 flushes remote TLBs by broadcast TLBI; " :
+		 !strncmp(c, "by SBI call", 11) ? "riscv hands remote TLB flushes to the SBI firmware when its IPIs go through the SBI (arch/riscv/mm/tlbflush.c); " :
 				      "the hypervisor's remote TLB flush (pv_ops.mmu.flush_tlb_multi); ");
 	f->fix = fix;
 	f->reference = ref;

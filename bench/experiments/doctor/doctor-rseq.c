@@ -24,7 +24,7 @@
  * had not completed when the barrier returned, so a vCPU that starved
  * between the look and the barrier costs rounds, not a wrong answer.
  *
- * The critical sections are inline assembly for x86_64 and aarch64; on
+ * The critical sections are inline assembly for x86_64, aarch64 and riscv64; on
  * other architectures the probe cannot tell. It uses the rseq area glibc
  * registered (2.35+), or registers its own where glibc did not.
  */
@@ -56,7 +56,8 @@
 
 /* ---- the critical section ------------------------------------------------ */
 
-#if defined(__x86_64__) || (defined(__aarch64__) && defined(__LP64__))
+#if defined(__x86_64__) || (defined(__aarch64__) && defined(__LP64__)) || \
+	(defined(__riscv) && __riscv_xlen == 64)
 #define RS_HAVE_CS 1
 #endif
 
@@ -68,6 +69,8 @@
 #define RS_SIG 0x00bc28d4	/* "brk #0x45e0", read as big-endian data */
 #elif defined(__aarch64__)
 #define RS_SIG 0xd428bc00	/* "brk #0x45e0" */
+#elif defined(__riscv)
+#define RS_SIG 0xf1401073	/* "csrr x0, mhartid": illegal in user mode */
 #else
 #define RS_SIG 0
 #endif
@@ -112,6 +115,32 @@ __attribute__((noinline)) static int rs_cs(uint64_t *rseq_cs, unsigned long coun
 		: [n] "+r"(count), [ab] "+r"(aborted)
 		: [cs] "r"(rseq_cs), [spin] "r"(spin)
 		: "rax", "memory", "cc");
+#elif defined(RS_HAVE_CS) && defined(__riscv)
+	unsigned long tmp;
+
+	__asm__ __volatile__(
+		".pushsection __rseq_cs, \"aw\"\n\t"
+		".balign 32\n\t"
+		"3:\n\t"
+		".long 0, 0\n\t"
+		".dword 1f, 2f - 1f, 4f\n\t"
+		".popsection\n\t"
+		"la %[tmp], 3b\n\t"
+		"sd %[tmp], 0(%[cs])\n\t"
+		"1:\n\t"
+		"sd %[n], 0(%[spin])\n\t"
+		"addi %[n], %[n], -1\n\t"
+		"bnez %[n], 1b\n\t"
+		"2:\n\t"
+		"j 5f\n\t"
+		".balign 4\n\t"
+		".long " RS_STR(RS_SIG) "\n\t"	/* the signature, just before the handler */
+		"4:\n\t"
+		"li %[ab], 1\n\t"
+		"5:\n\t"
+		: [n] "+r"(count), [ab] "+r"(aborted), [tmp] "=&r"(tmp)
+		: [cs] "r"(rseq_cs), [spin] "r"(spin)
+		: "memory");
 #elif defined(RS_HAVE_CS)	/* aarch64 */
 	unsigned long tmp;
 
@@ -155,6 +184,8 @@ static inline char *rs_thread_pointer(void)
 	__asm__("movq %%fs:0, %0" : "=r"(tp));
 #elif defined(__aarch64__)
 	__asm__("mrs %0, tpidr_el0" : "=r"(tp));
+#elif defined(__riscv)
+	__asm__("mv %0, tp" : "=r"(tp));
 #endif
 	return tp;
 }
