@@ -81,7 +81,8 @@ def vm_semantics(argv):
                             tlb_per_barrier=tlb,
                             tlb_note="" if tlb != "" or not ok else
                             ("no TLB-shootdown IPIs on this architecture (broadcast TLBI)" if arch == "arm64"
-                             else "not observable (no TLB count)"),
+                             else "no TLB-shootdown row on riscv64 (an SBI remote fence, or a function-call "
+                             "IPI)" if arch == "riscv64" else "not observable (no TLB count)"),
                             signals_per_barrier=f"{sig / nb:.3f}" if nb > 0 and not math.isnan(sig) else "",
                             oncpu_fraction=r.get("oncpu_fraction", "") if ok else "",
                             replicates=r.get("replicates", "") if ok else "",
@@ -157,6 +158,7 @@ def _semantics_findings(guests, measured, res, probes, name):
                 + ": it interrupted no CPU running a thread of the caller's process (at most 0.2 IPIs per "
                 "barrier), so that thread's stores and loads are not ordered by it.", ""]
     out += _source_findings(guests, measured, probes, spin, mechs, name)
+    out += _arch_answers(guests, measured, res, probes, spin, name)
     lazy = {g: next((r.get("result") for r in probes.get(g, ("", []))[1] if r.get("probe") == "lazy-mm"), None)
             for g in guests}
     aff = [name(g) for g in guests if lazy[g] == "affected"]
@@ -165,6 +167,57 @@ def _semantics_findings(guests, measured, res, probes, name):
         out += ["**The GLOBAL_EXPEDITED lazy-mm bug** (doctor's lazy-mm: a CPU that held the process's mm "
                 "lazily gets no IPI): affected on " + ", ".join(aff)
                 + ("; ok on " + ", ".join(okg) if okg else "") + ".", ""]
+    return out
+
+
+def _arch_answers(guests, measured, res, probes, spin, name):
+    """Each architecture's answers, in a sentence each: does mprotect
+    interrupt a running thread's CPU (and the cause doctor saw), does the
+    seed's v5 reach it (which needs the kernel's mm_cpumask), is SYNC_CORE
+    offered and interrupting, does the lazy-mm bug reproduce and does the
+    fix take it away."""
+    def probe(g, p, col="result"):
+        return next((r.get(col, "") for r in probes.get(g, ("", []))[1] if r.get("probe") == p), "")
+
+    def reach(m, gs):
+        v = [(g, spin(g, m)) for g in gs if not math.isnan(spin(g, m))]
+        return ", ".join(f"{name(g)} {x:+.3f}" for g, x in v)
+
+    def skipped(m, gs):
+        return next((x["skip_reason"] for x in res if x.get("guest") in gs and x["mechanism"] == m
+                     and x["status"] != "ok"), "")
+    out = []
+    for arch in dict.fromkeys(_guest(g)[0] for g in guests):
+        gs = [g for g in measured if _guest(g)[0] == arch]
+        said = []
+        mp = reach("mprotect", gs)
+        if mp:
+            ev = next((probe(g, "mprotect-barrier", "evidence") for g in gs if probe(g, "mprotect-barrier")), "")
+            cause = ev.partition("; remote TLB flushes: ")[2]
+            said.append(f"mprotect reaches a running thread's CPU {mp} IPIs per barrier"
+                        + (f" (doctor mprotect-barrier: {', '.join(sorted({probe(g, 'mprotect-barrier') for g in gs} - {''}))}"
+                           f"; remote TLB flushes: {cause})" if cause else ""))
+        v5 = reach("seed-v5-expedited", gs)
+        if v5:
+            said.append(f"the seed's v5 (IPIs to mm_cpumask) {v5}: it "
+                        + ("reaches the thread's CPU, so the kernel keeps mm_cpumask"
+                           if all(spin(g, "seed-v5-expedited") >= 0.75 for g in gs
+                                  if not math.isnan(spin(g, "seed-v5-expedited")))
+                           else "does not reach it everywhere (the kernel may keep no mm_cpumask)"))
+        sc = reach("membarrier-private-expedited-sync-core", gs)
+        scw = sorted({probe(g, "sync-core") for g in gs} - {""})
+        if sc:
+            said.append(f"SYNC_CORE is offered and reaches the thread's CPU {sc}"
+                        + (f" (doctor sync-core: {', '.join(scw)})" if scw else ""))
+        elif skipped("membarrier-private-expedited-sync-core", gs):
+            said.append("SYNC_CORE is not measured: " + skipped("membarrier-private-expedited-sync-core", gs))
+        lazy = {g: probe(g, "lazy-mm") for g in guests if _guest(g)[0] == arch and probe(g, "lazy-mm")}
+        if lazy:
+            said.append("doctor lazy-mm " + ", ".join(f"{lazy[g]} on {name(g)}" for g in lazy)
+                        + ("; the fixed kernel is the unfixed tree with the same fix as every other "
+                           "architecture's, applied unchanged" if any(_guest(g)[1] == "fixed" for g in lazy) else ""))
+        if said:
+            out += [f"**On {arch}:** " + "; ".join(said) + ".", ""]
     return out
 
 
@@ -286,10 +339,12 @@ def _semantics_md(out, guests, measured, res, probes):
             lines.append(f"mbbench doctor on {name(g)} ({rel_g}): " + "; ".join(
                 f"{r.get('probe')}: {r.get('result')}" for r in rows) + ".")
     lines.append("")
-    if any(os.path.basename(g).startswith("arm64") for g in guests):
-        lines += ["TCG runs an arm64 guest on this host with the host's own ordering where it is stronger "
-                  "(x86 keeps loads and stores in order except a store before a later load): a litmus test in the "
-                  "guest can show the store buffering both allow, never the reorderings only arm64 allows.", ""]
+    weak = [a for a in ("arm64", "riscv64") if any(os.path.basename(g).startswith(a) for g in guests)]
+    if weak:
+        lines += [f"TCG runs {' and '.join(('an ' if a == 'arm64' else 'a ') + a for a in weak)} guest on this host with the host's own "
+                  "ordering where it is stronger (x86 keeps loads and stores in order except a store before a "
+                  "later load): a litmus test in the guest can show the store buffering both allow, never the "
+                  f"reorderings only {' and '.join(weak)} allow{'s' if len(weak) == 1 else ''}.", ""]
     tmp = os.path.join(out, "semantics.md.tmp")
     with open(tmp, "w") as f:
         f.write("\n".join(lines))

@@ -16,7 +16,7 @@
 src=${top_srcdir:-.}
 
 need_python
-plan 7
+plan 8
 
 "$PY" - "$TMP" "$src" <<'PY'
 import os, sys
@@ -80,6 +80,24 @@ for src in ("6.1", "7.3"):
         table(os.path.join(d, "doctor", "doctor.csv"), "doctor", [
             dict(probe="lazy-mm", result="ok" if k == "fixed" else "affected"),
             dict(probe="rseq-restart", result="affected" if (src, k) == ("7.3", "stock") else "ok")])
+# riscv64: mprotect reaches no one (the SBI remote fence, as doctor's
+# evidence says), v5 reaches the thread (mm_cpumask kept), SYNC_CORE is
+# offered, the lazy-mm bug on the unfixed kernel and not on the fixed one.
+for k in ("unfixed", "fixed"):
+    d = os.path.join(tmp, "rv", f"riscv64-{k}")
+    os.makedirs(d)
+    open(os.path.join(d, "release"), "w").write("Linux 7.3.4 with the seed series\n")
+    for i in (1, 2):
+        table(os.path.join(d, f"disturb.{i}", "disturb.csv"), "disturb", [
+            storm("mprotect", "self-spin", 0.0),
+            storm("seed-v5-expedited", "self-spin", 1.0),
+            storm("membarrier-private-expedited-sync-core", "self-spin", 1.0),
+            storm("membarrier-global-expedited", "self-spin", 1.0 if k == "fixed" else 0.0)])
+    table(os.path.join(d, "doctor", "doctor.csv"), "doctor", [
+        dict(probe="lazy-mm", result="ok" if k == "fixed" else "affected"),
+        dict(probe="sync-core", result="ok"),
+        dict(probe="mprotect-barrier", result="affected",
+             evidence="control 1.000; mprotect 0.000; remote TLB flushes: by SBI call to the firmware's remote fence")])
 PY
 ok $? "synthetic guests' folders written from the schema"
 
@@ -126,3 +144,10 @@ ok $? "the patched kernels' guests: a column each, what differs between kernels 
 	grep -q '^\*\*What differs between 6.1 and 7.3\.\*\* x86_64 (stock): mprotect (7.3 +1.000, 6.1 +0.000); doctor rseq-restart: 6.1 ok, 7.3 affected\.$' "$TMP/srcs/semantics.md" &&
 	grep -q '^\*\*The same on 6.1 and 7.3:\*\* x86_64 (fixed): ' "$TMP/srcs/semantics.md"
 ok $? "two kernel sources: a column each, what differs between them said per kernel, and where nothing does"
+
+"$PY" -I "$src/analysis/mbtool.py" vm-semantics "$TMP/rv" riscv64-unfixed riscv64-fixed 2>"$TMP/err" &&
+	sed 's/^/# /' "$TMP/rv/semantics.md" &&
+	csv_cols "$TMP/rv/semantics.csv" arch mechanism tlb_note | grep -q '^riscv64	mprotect	no TLB-shootdown row on riscv64 (an SBI remote fence, or a function-call IPI)$' &&
+	grep -q "^\*\*On riscv64:\*\* mprotect reaches a running thread's CPU riscv64 (unfixed) +0.000, riscv64 (fixed) +0.000 IPIs per barrier (doctor mprotect-barrier: affected; remote TLB flushes: by SBI call to the firmware's remote fence); the seed's v5 .*: it reaches the thread's CPU, so the kernel keeps mm_cpumask; SYNC_CORE is offered and reaches the thread's CPU .*(doctor sync-core: ok); doctor lazy-mm affected on riscv64 (unfixed), ok on riscv64 (fixed); the fixed kernel is the unfixed tree with the same fix" "$TMP/rv/semantics.md" &&
+	grep -q '^TCG runs a riscv64 guest ' "$TMP/rv/semantics.md"
+ok $? "riscv64: its TLB note, and its answers in a sentence (mprotect and its cause, v5 and mm_cpumask, SYNC_CORE, lazy-mm and the fix)"

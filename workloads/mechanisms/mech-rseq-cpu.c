@@ -56,8 +56,14 @@ static int rseq_cpu_probe(const struct mechanism *m, char *reason, size_t len)
 		return -1;
 #ifdef HAVE_GLIBC_RSEQ
 	if (__rseq_size == 0) {
+#ifdef RSEQ_SIG
 		snprintf(reason, len,
 			 "glibc did not register threads with rseq (GLIBC_TUNABLES=glibc.pthread.rseq=0, or the kernel refused)");
+#else
+		/* seen: Debian 12's riscv64 glibc 2.36 */
+		snprintf(reason, len,
+			 "this glibc registers no rseq area on this architecture (its <sys/rseq.h> defines no RSEQ_SIG here)");
+#endif
 		return -1;
 	}
 	return 0;
