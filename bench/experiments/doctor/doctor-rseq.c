@@ -80,6 +80,16 @@ _Static_assert(RSEQ_SIG == RS_SIG, "the abort signature differs from glibc's RSE
 #define RS_STR_(x) #x
 #define RS_STR(x) RS_STR_(x)
 
+/* The section's descriptor (struct rseq_cs) at label 3: version, flags,
+ * start (1:), post-commit offset (2: - 1:), abort handler (4:). */
+#define RS_DESC \
+	".pushsection __rseq_cs, \"aw\"\n\t" \
+	".balign 32\n\t" \
+	"3:\n\t" \
+	".long 0, 0\n\t" \
+	".quad 1f, 2f - 1f, 4f\n\t" \
+	".popsection\n\t"
+
 /*
  * One critical section: arm it (the descriptor's address into the area's
  * rseq_cs), count down from count storing each value to *spin, and return
@@ -93,12 +103,7 @@ __attribute__((noinline)) static int rs_cs(uint64_t *rseq_cs, unsigned long coun
 
 #if defined(__x86_64__)
 	__asm__ __volatile__(
-		".pushsection __rseq_cs, \"aw\"\n\t"
-		".balign 32\n\t"
-		"3:\n\t"
-		".long 0, 0\n\t"			/* version, flags */
-		".quad 1f, 2f - 1f, 4f\n\t"		/* start, post-commit offset, abort */
-		".popsection\n\t"
+		RS_DESC
 		"leaq 3b(%%rip), %%rax\n\t"
 		"movq %%rax, (%[cs])\n\t"
 		"1:\n\t"
@@ -119,12 +124,7 @@ __attribute__((noinline)) static int rs_cs(uint64_t *rseq_cs, unsigned long coun
 	unsigned long tmp;
 
 	__asm__ __volatile__(
-		".pushsection __rseq_cs, \"aw\"\n\t"
-		".balign 32\n\t"
-		"3:\n\t"
-		".long 0, 0\n\t"
-		".dword 1f, 2f - 1f, 4f\n\t"
-		".popsection\n\t"
+		RS_DESC
 		"la %[tmp], 3b\n\t"
 		"sd %[tmp], 0(%[cs])\n\t"
 		"1:\n\t"
@@ -145,12 +145,7 @@ __attribute__((noinline)) static int rs_cs(uint64_t *rseq_cs, unsigned long coun
 	unsigned long tmp;
 
 	__asm__ __volatile__(
-		".pushsection __rseq_cs, \"aw\"\n\t"
-		".balign 32\n\t"
-		"3:\n\t"
-		".long 0, 0\n\t"
-		".quad 1f, 2f - 1f, 4f\n\t"
-		".popsection\n\t"
+		RS_DESC
 		"adrp %[tmp], 3b\n\t"
 		"add %[tmp], %[tmp], :lo12:3b\n\t"
 		"str %[tmp], [%[cs]]\n\t"
