@@ -151,7 +151,9 @@ def _semantics_findings(guests, measured, res, probes, name):
     if diffs:
         out += ["**What differs between the architectures.** A barrier that works by interrupting the CPUs "
                 "that run the process's threads must interrupt a CPU running one of them (IPIs per barrier "
-                "there, 1 for a barrier). These do so on one architecture and not on the other: "
+                "there, 1 for a barrier). These do so on "
+                + ("one architecture and not on the other" if len({_guest(g)[0] for g in measured}) < 3
+                   else "some architectures and not on others") + ": "
                 + "; ".join(diffs) + ".", ""]
     if none:
         out += ["**Orders nothing there:** " + "; ".join(f"{m} on {name(g)}" for g, m in none)
