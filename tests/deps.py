@@ -18,7 +18,7 @@ import sys
 # builtins, keywords and the functions the scripts define.
 SCRIPTS = ["bootstrap", ".ci/run", "bench/common.sh", "bench/ab-plan.sh", "bench/sweep", "bench/vm", "bench/vm-semantics.sh", "plots/plot",
            "kernel-patch/build-kernel", "kernel-patch/check-kernel", "kernel-patch/common.sh",
-           "kernel-patch/check-lib.sh", "kernel-patch/with-signoff.sh",
+           "kernel-patch/check-lib.sh", "kernel-patch/check-arch.sh", "kernel-patch/with-signoff.sh",
            "kernel-patch/make-initramfs", "kernel-patch/run-vm", "tests/lib.sh",
            "tests/check-fresh", "fuzz/run-fuzz"]
 TEST_DIR = "tests"
